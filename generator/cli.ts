@@ -1,0 +1,57 @@
+// Flags → build(options); nothing else.
+import { parseArgs } from 'node:util';
+import path from 'node:path';
+import { DEFAULT_BASE_URL, DEFAULT_DATA, DEFAULT_RELEASE_FILE, build } from './build.ts';
+import { DatasetError } from './dataset/diagnostics.ts';
+
+const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE]
+
+  --data DIR       JASPAR release folder (matrices.csv, matrices/, sites/, pfm_noninteger.json)
+                   default: $JASPAR_DATA, else ../shared/jaspar/2024
+  --out DIR        where the site is written (replaced as a whole at the end)   default: public
+  --base-url URL   absolute URL the site is served from, used in every body
+                   default: $BASE_URL, else Netlify's $URL during a Netlify build, else ${DEFAULT_BASE_URL}
+  --release FILE   release description (YAML)   default: data/release-2024.yaml
+`;
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      data: { type: 'string' },
+      out: { type: 'string' },
+      'base-url': { type: 'string' },
+      release: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const env = process.env;
+  const options = {
+    dataDir: path.resolve(values.data ?? env.JASPAR_DATA ?? DEFAULT_DATA),
+    outDir: path.resolve(values.out ?? 'public'),
+    baseUrl: values['base-url'] ?? env.BASE_URL ?? (env.NETLIFY === 'true' ? env.URL : undefined) ?? DEFAULT_BASE_URL,
+    releaseFile: path.resolve(values.release ?? DEFAULT_RELEASE_FILE),
+  };
+  try {
+    const r = await build(options);
+    const mb = (r.bytes / 1e6).toFixed(1);
+    process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files, ${mb} MB, ${r.rules} redirect rules in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof DatasetError) {
+      process.stderr.write(`build stopped: ${error.message}\nNothing was written; ${path.relative(process.cwd(), options.outDir) || options.outDir} is unchanged.\n`);
+      return 1;
+    }
+    process.stderr.write(`build failed: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+main().then((code) => process.exit(code), (error) => {
+  process.stderr.write(`build failed: ${(error as Error).stack ?? error}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,413 @@
+// Reading a JASPAR release in place: matrices.csv, matrices/<id>.jaspar,
+// the optional pfm_noninteger.json and sites/<id>.bed. Every problem is
+// collected (file:line, what is wrong, what to do) and reported at once.
+// docs/parsing-behavior.md says what is accepted and why.
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { BASES, type Base, type Matrix, type Pfm, type Release, type ReleaseInfo, type Species } from './types.ts';
+import { DatasetError, ProblemList } from './diagnostics.ts';
+import { pyFixed } from '../formats/numbers.ts';
+
+export const CSV_COLUMNS = [
+  'matrix_id', 'base_id', 'version', 'collection', 'name', 'tax_group', 'tf_class', 'tf_family',
+  'data_type', 'species', 'tax_ids', 'uniprot_ids', 'pubmed_ids', 'source', 'comment', 'metadata_from',
+] as const;
+type CsvColumn = (typeof CSV_COLUMNS)[number];
+
+/** Two capital letters, four digits, a dot, a version: also keeps every id a safe path segment. */
+export const MATRIX_ID = /^([A-Z]{2}[0-9]{4})\.([1-9][0-9]{0,3})$/;
+const COUNT = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+// Control characters would forge new lines or fields in the text formats.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
+  const problems = new ProblemList();
+  const rel = (file: string) => path.relative(process.cwd(), file) || file;
+  const csvFile = path.join(dataDir, 'matrices.csv');
+  const matrixDir = path.join(dataDir, 'matrices');
+  if (!existsSync(csvFile)) {
+    problems.add(rel(csvFile), 1, 'matrices.csv is missing', `point --data at a JASPAR release folder (it holds matrices.csv and matrices/)`);
+  }
+  if (!existsSync(matrixDir) || !statSync(matrixDir).isDirectory()) {
+    problems.add(rel(matrixDir), 1, 'the matrices/ folder is missing', 'put one <matrix_id>.jaspar file per CSV row in matrices/');
+  }
+  if (problems.size > 0) throw new DatasetError(problems.items);
+
+  const rows = readCsv(csvFile, rel(csvFile), problems);
+  const jasparFiles = new Map<string, string>();
+  for (const name of readdirSync(matrixDir).sort()) {
+    if (name.endsWith('.jaspar')) jasparFiles.set(name.slice(0, -'.jaspar'.length), path.join(matrixDir, name));
+  }
+
+  const noninteger = readNoninteger(path.join(dataDir, 'pfm_noninteger.json'), rel, problems);
+  const sitesDir = path.join(dataDir, 'sites');
+  const bedFiles = new Map<string, string>();
+  if (existsSync(sitesDir)) {
+    for (const name of readdirSync(sitesDir).sort()) {
+      if (name.endsWith('.bed')) bedFiles.set(name.slice(0, -'.bed'.length), path.join(sitesDir, name));
+    }
+  }
+
+  const matrices: Matrix[] = [];
+  const seen = new Map<string, number>();
+  rows.forEach((row, index) => {
+    const at = (message: string, fix: string) => problems.add(rel(csvFile), row.line, message, fix);
+    const id = row.values.matrix_id;
+    const m = MATRIX_ID.exec(id);
+    if (!m) {
+      at(`matrix_id "${id}" is not <base_id>.<version> (two capital letters, four digits, a dot, a version number)`,
+        'correct the id, e.g. MA0004.1');
+      return;
+    }
+    const previous = seen.get(id);
+    if (previous !== undefined) {
+      at(`duplicate matrix_id ${id} (first on line ${previous})`, 'keep one row per matrix_id');
+      return;
+    }
+    seen.set(id, row.line);
+    if (row.values.base_id !== m[1]) at(`base_id "${row.values.base_id}" does not match matrix_id ${id}`, `set base_id to ${m[1]}`);
+    if (row.values.version !== m[2]) at(`version "${row.values.version}" does not match matrix_id ${id}`, `set version to ${m[2]}`);
+    const name = row.values.name;
+    if (name.trim() === '') at(`matrix ${id} has an empty name`, 'fill in the name column');
+    for (const column of CSV_COLUMNS) {
+      if (CONTROL.test(row.values[column])) {
+        at(`${column} of ${id} contains a control character (tab, newline or similar)`, 'remove it; names and annotations are single-line text');
+      }
+    }
+    const species = readSpecies(row.values.species, row.values.tax_ids, (message, fix) => at(`${id}: ${message}`, fix));
+
+    const jasparFile = jasparFiles.get(id);
+    jasparFiles.delete(id);
+    if (!jasparFile) {
+      at(`no matrix file for ${id}`, `add ${path.join(rel(matrixDir), `${id}.jaspar`)} or remove the row`);
+      return;
+    }
+    const counts = readJaspar(jasparFile, rel(jasparFile), id, name, problems);
+    if (!counts) return;
+    const precise = noninteger.get(id);
+    noninteger.delete(id);
+    let pfm = counts;
+    if (precise) {
+      pfm = checkNoninteger(precise, counts, id, problems) ?? counts;
+    }
+    let sites: string | null = null;
+    const bedFile = bedFiles.get(id);
+    bedFiles.delete(id);
+    if (bedFile) sites = readBed(bedFile, rel(bedFile), problems);
+
+    matrices.push({
+      matrixId: id,
+      baseId: m[1],
+      version: Number(m[2]),
+      collection: row.values.collection,
+      name,
+      pfm,
+      taxGroup: row.values.tax_group,
+      tfClass: splitList(row.values.tf_class),
+      tfFamily: splitList(row.values.tf_family),
+      dataType: row.values.data_type,
+      species,
+      uniprotIds: splitList(row.values.uniprot_ids),
+      pubmedIds: splitList(row.values.pubmed_ids),
+      source: row.values.source,
+      comment: row.values.comment,
+      sites,
+      row: index,
+    });
+  });
+
+  for (const [id, file] of jasparFiles) {
+    problems.add(rel(file), 1, `matrix file ${id}.jaspar has no row in matrices.csv`, 'add its row to matrices.csv or delete the file');
+  }
+  for (const [id, entry] of noninteger) {
+    problems.add(rel(entry.file), entry.line, `pfm_noninteger.json has counts for ${id}, which matrices.csv does not list`, 'remove the entry or add the matrix');
+  }
+  for (const [id, file] of bedFiles) {
+    problems.add(rel(file), 1, `sites file ${id}.bed has no row in matrices.csv`, 'add the matrix or delete the file');
+  }
+  if (problems.size > 0) throw new DatasetError(problems.items);
+  return { info, matrices };
+}
+
+interface CsvRow {
+  line: number;
+  values: Record<CsvColumn, string>;
+}
+
+function readCsv(file: string, shown: string, problems: ProblemList): CsvRow[] {
+  const text = readText(file, shown, problems);
+  if (text === null) return [];
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { relax_column_count: true, info: true, skip_empty_lines: false }) as unknown as typeof records;
+  } catch (error) {
+    const e = error as { lines?: number; message: string };
+    problems.add(shown, e.lines ?? 1, `the CSV cannot be read: ${e.message}`, 'fix the quoting (RFC 4180: a field with a comma or quote is quoted, quotes doubled)');
+    return [];
+  }
+  if (records.length === 0) {
+    problems.add(shown, 1, 'matrices.csv is empty', `start it with the header line ${CSV_COLUMNS.join(',')}`);
+    return [];
+  }
+  const header = records[0].record;
+  const missing = CSV_COLUMNS.filter((c) => !header.includes(c));
+  const extra = header.filter((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
+  const duplicated = header.filter((c, i) => header.indexOf(c) !== i);
+  if (missing.length > 0) problems.add(shown, 1, `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, `the header must be ${CSV_COLUMNS.join(',')}`);
+  if (extra.length > 0) problems.add(shown, 1, `unknown column${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`, `the header must be ${CSV_COLUMNS.join(',')}`);
+  if (duplicated.length > 0) problems.add(shown, 1, `column${duplicated.length > 1 ? 's' : ''} named twice: ${duplicated.join(', ')}`, 'name each column once');
+  if (missing.length > 0 || extra.length > 0 || duplicated.length > 0) return [];
+
+  const rows: CsvRow[] = [];
+  for (const { record, info } of records.slice(1)) {
+    const line = info.lines;
+    if (record.length === 1 && record[0] === '') {
+      problems.add(shown, line, 'empty line', 'remove the blank line');
+      continue;
+    }
+    if (record.length !== header.length) {
+      problems.add(shown, line, `${record.length} fields where the header has ${header.length}`, 'quote fields that contain commas, and give every row all columns');
+      continue;
+    }
+    const values = {} as Record<CsvColumn, string>;
+    header.forEach((column, i) => {
+      values[column as CsvColumn] = record[i];
+    });
+    rows.push({ line, values });
+  }
+  return rows;
+}
+
+/** Reads a text file as strict UTF-8 with \n line ends and no BOM. */
+function readText(file: string, shown: string, problems: ProblemList): string | null {
+  const bytes = readFileSync(file);
+  let ok = true;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    problems.add(shown, 1, 'the file starts with a byte order mark (BOM)', 'save it as UTF-8 without BOM');
+    ok = false;
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const line = lineOfFirstInvalidUtf8(bytes);
+    problems.add(shown, line, 'the file is not valid UTF-8 (Latin-1 or binary bytes?)', 'convert it to UTF-8');
+    return null;
+  }
+  const cr = text.indexOf('\r');
+  if (cr >= 0) {
+    const line = text.slice(0, cr).split('\n').length;
+    problems.add(shown, line, 'Windows (CRLF) or old Mac (CR) line endings', 'convert the line endings to \\n (e.g. dos2unix)');
+    ok = false;
+  }
+  return ok ? text : null;
+}
+
+function lineOfFirstInvalidUtf8(bytes: Buffer): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0x0a) {
+      try {
+        decoder.decode(bytes.subarray(start, i));
+      } catch {
+        return line;
+      }
+      line++;
+      start = i + 1;
+    }
+  }
+  return 1;
+}
+
+function readJaspar(file: string, shown: string, id: string, name: string, problems: ProblemList): Pfm | null {
+  const text = readText(file, shown, problems);
+  if (text === null) return null;
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const before = problems.size;
+  if (lines.length === 0) {
+    problems.add(shown, 1, 'the matrix file is empty', `write the header >${id}\\t<name> and the rows A, C, G, T`);
+    return null;
+  }
+  const header = /^>(\S+)\t(.*)$/.exec(lines[0]);
+  if (!header) {
+    problems.add(shown, 1, 'the first line is not a header ">ID<TAB>NAME"', `start the file with >${id}<TAB>${name}`);
+  } else {
+    if (header[1] !== id) problems.add(shown, 1, `the header names ${header[1]} but the file is ${id}.jaspar`, 'make the file name and header id agree');
+    if (header[2] !== name) problems.add(shown, 1, `the header names the matrix "${header[2]}" but matrices.csv says "${name}"`, 'make the two names agree');
+  }
+  if (lines.length !== 5) {
+    problems.add(shown, Math.min(lines.length, 5) + 1, `${lines.length - 1} count rows where a matrix has 4 (A, C, G, T)`, 'give exactly one row per base: A, C, G, T');
+  }
+  const pfm = {} as Pfm;
+  BASES.forEach((base, i) => {
+    const lineNo = i + 2;
+    const line = lines[i + 1];
+    if (line === undefined) return;
+    const row = /^([ACGT])\s*\[(.*)\]\s*$/.exec(line);
+    if (!row) {
+      problems.add(shown, lineNo, `row ${i + 1} is not "${base}  [ counts ]"`, `write the ${base} row as ${base}  [ n n n ]`);
+      return;
+    }
+    if (row[1] !== base) {
+      problems.add(shown, lineNo, `row ${i + 1} is ${row[1]} where ${base} belongs`, 'order the rows A, C, G, T');
+      return;
+    }
+    const tokens = row[2].trim().split(/\s+/).filter(Boolean);
+    const values: number[] = [];
+    tokens.forEach((token, col) => {
+      const problem = countProblem(token);
+      if (problem) {
+        problems.add(shown, lineNo, `column ${col + 1} of ${base}: "${token}" ${problem}`, 'counts are non-negative decimal numbers');
+      } else {
+        values.push(Number(token));
+      }
+    });
+    if (tokens.length === 0) problems.add(shown, lineNo, `the ${base} row has no counts`, 'write one count per column');
+    pfm[base] = values;
+  });
+  if (problems.size > before) return null;
+  const width = pfm.A.length;
+  for (const base of BASES) {
+    if (pfm[base].length !== width) {
+      problems.add(shown, BASES.indexOf(base) + 2, `the ${base} row has ${pfm[base].length} columns where A has ${width}`, 'give every row the same number of columns');
+    }
+  }
+  return problems.size > before ? null : pfm;
+}
+
+function countProblem(token: string): string | null {
+  if (token.startsWith('-')) return 'is negative';
+  if (/^(nan|inf|infinity)$/i.test(token.replace(/^\+/, ''))) return 'is not a finite number';
+  if (!COUNT.test(token)) return 'is not a number';
+  if (!Number.isFinite(Number(token))) return 'is too large';
+  return null;
+}
+
+interface NonintegerEntry {
+  file: string;
+  line: number;
+  pfm: Record<string, unknown>;
+}
+
+function readNoninteger(file: string, rel: (f: string) => string, problems: ProblemList): Map<string, NonintegerEntry> {
+  const entries = new Map<string, NonintegerEntry>();
+  if (!existsSync(file)) return entries;
+  const shown = rel(file);
+  const text = readText(file, shown, problems);
+  if (text === null) return entries;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    problems.add(shown, 1, `not valid JSON: ${(error as Error).message}`, 'repair the JSON');
+    return entries;
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    problems.add(shown, 1, 'expected an object mapping matrix_id to {pfm: {A, C, G, T}}', 'repair the JSON');
+    return entries;
+  }
+  for (const [id, value] of Object.entries(data as Record<string, unknown>)) {
+    const at = text.indexOf(JSON.stringify(id));
+    const line = at < 0 ? 1 : text.slice(0, at).split('\n').length;
+    const pfm = (value as { pfm?: unknown } | null)?.pfm;
+    if (typeof pfm !== 'object' || pfm === null) {
+      problems.add(shown, line, `${id} has no "pfm" object`, 'give {"pfm": {"A": [...], "C": [...], "G": [...], "T": [...]}}');
+      continue;
+    }
+    entries.set(id, { file: shown, line, pfm: pfm as Record<string, unknown> });
+  }
+  return entries;
+}
+
+function checkNoninteger(entry: NonintegerEntry, rounded: Pfm, id: string, problems: ProblemList): Pfm | null {
+  const pfm = {} as Pfm;
+  const before = problems.size;
+  for (const base of BASES) {
+    const raw = entry.pfm[base];
+    if (!Array.isArray(raw) || raw.length !== rounded[base].length) {
+      problems.add(entry.file, entry.line, `${id}: ${base} must be a list of ${rounded[base].length} numbers, like the .jaspar file`, 'give one value per column');
+      continue;
+    }
+    pfm[base] = raw.map((v, col) => {
+      const token = String(v);
+      const problem = countProblem(token);
+      if (problem) {
+        problems.add(entry.file, entry.line, `${id}: ${base} column ${col + 1} "${token}" ${problem}`, 'counts are non-negative decimal numbers');
+        return 0;
+      }
+      const value = Number(token);
+      // The .jaspar layout is "%6.0f" of these values: they must agree.
+      if (Number(pyFixed(value, 0)) !== rounded[base][col]) {
+        problems.add(entry.file, entry.line, `${id}: ${base} column ${col + 1} is ${token}, which rounds to ${pyFixed(value, 0)}, but the .jaspar file says ${rounded[base][col]}`, 'make the two sources agree');
+      }
+      return value;
+    });
+  }
+  return problems.size > before ? null : pfm;
+}
+
+function readBed(file: string, shown: string, problems: ProblemList): string | null {
+  const text = readText(file, shown, problems);
+  if (text === null) return null;
+  const lines = text.split('\n');
+  const before = problems.size;
+  lines.forEach((line, i) => {
+    if (line === '' || line.startsWith('#') || line.startsWith('track') || line.startsWith('browser')) return;
+    const fields = line.split('\t');
+    if (fields.length < 3) {
+      problems.add(shown, i + 1, `a BED line needs at least 3 tab-separated fields, this one has ${fields.length}`, 'write chrom<TAB>start<TAB>end[<TAB>name<TAB>score<TAB>strand]');
+      return;
+    }
+    const [, start, end] = fields;
+    if (!/^[0-9]+$/.test(start) || !/^[0-9]+$/.test(end) || Number(start) > Number(end)) {
+      problems.add(shown, i + 1, `start "${start}" and end "${end}" are not whole numbers with start <= end`, 'use 0-based, half-open whole-number coordinates');
+    }
+  });
+  if (problems.size > before) return null;
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function splitList(cell: string): string[] {
+  return cell === '' ? [] : cell.split(';').map((v) => v.trim());
+}
+
+function readSpecies(namesCell: string, taxCell: string, report: (message: string, fix: string) => void): Species[] {
+  const names = splitList(namesCell);
+  const taxIds = splitList(taxCell);
+  if (taxIds.length > 0 && taxIds.length !== names.length) {
+    report(`${names.length} species but ${taxIds.length} tax_ids`, 'give one tax id per species, in the same order (leave tax_ids empty if unknown)');
+    return [];
+  }
+  return names.map((name, i) => {
+    const tax = taxIds[i] ?? '';
+    if (tax !== '' && !/^[0-9]+$/.test(tax)) {
+      report(`tax id "${tax}" is not a number`, 'use NCBI taxonomy ids, e.g. 9606');
+      return { taxId: null, name };
+    }
+    return { taxId: tax === '' ? null : Number(tax), name };
+  });
+}
+
+export function readReleaseInfo(text: string, load: (t: string) => unknown, file: string): ReleaseInfo {
+  const data = load(text) as Partial<Record<string, unknown>> | null;
+  const problems = new ProblemList();
+  const field = (key: string, type: 'string' | 'number') => {
+    const value = data?.[key];
+    if (typeof value !== type) problems.add(file, 1, `"${key}" must be a ${type}`, `add ${key}: to ${file}`);
+    return value;
+  };
+  const info = {
+    name: field('name', 'string') as string,
+    year: field('year', 'number') as number,
+    transfacFrom: field('transfac_from', 'string') as string,
+    memeUrl: field('meme_url', 'string') as string,
+  };
+  if (problems.size > 0) throw new DatasetError(problems.items);
+  return info;
+}
+
+export type { Base };

@@ -1,0 +1,111 @@
+// The human-browsable rendering (format=api). Like Django REST Framework's
+// browsable API it shows the request, the status, the headers the JSON
+// response carries and the pretty-printed JSON with every URL a link; it
+// adds a table of the matrices with their logos, pagination, and links to
+// every other format. Navigation uses root-relative path URLs, so the page
+// works on any static host, with or without JavaScript. Everything from the
+// dataset is escaped.
+import { BASES } from '../dataset/types.ts';
+import { toJson } from './json.ts';
+import { pyRepr } from './numbers.ts';
+import type { Format, FormatContext, Link, Resource } from './types.ts';
+
+export const API_CSS = '/static/api/site.css';
+export const API_JS = '/static/api/site.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+/** Pretty JSON (4 spaces, as DRF shows it) with every absolute URL a link. */
+export function jsonWithLinks(json: string): string {
+  let html = '';
+  let last = 0;
+  for (const match of json.matchAll(/"(https?:\/\/[^"\\\s]*)"/g)) {
+    html += escapeHtml(json.slice(last, match.index));
+    const url = match[1];
+    html += `"<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>"`;
+    last = (match.index ?? 0) + match[0].length;
+  }
+  return html + escapeHtml(json.slice(last));
+}
+
+function links(items: Link[], current?: string): string {
+  return items
+    .map((l) => (l.label === current ? `<span aria-current="page">${escapeHtml(l.label)}</span>` : `<a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`))
+    .join(' ');
+}
+
+function pagination(resource: Resource): string {
+  const p = resource.nav.pages;
+  if (!p) return '';
+  const item = (label: string, href: string | null, rel?: string) =>
+    href ? `<li><a href="${escapeHtml(href)}"${rel ? ` rel="${rel}"` : ''}>${label}</a></li>` : `<li><span class="disabled">${label}</span></li>`;
+  const numbers = p.window
+    .map((l) => (Number(l.label) === p.current ? `<li><span aria-current="page">${escapeHtml(l.label)}</span></li>` : `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`))
+    .join('');
+  return `<nav class="pages" aria-label="Pages"><ul>${item('« First', p.current > 1 ? p.first : null)}${item('‹ Previous', p.previous, 'prev')}${numbers}${item('Next ›', p.next, 'next')}${item('Last »', p.current < p.last ? p.lastHref : null)}</ul><p>Page ${p.current} of ${p.last}</p></nav>`;
+}
+
+function matrixTable(resource: Resource, context: FormatContext): string {
+  if (resource.kind === 'detail' || resource.matrices.length === 0) return '';
+  const rows = resource.matrices
+    .map((m) => {
+      const href = escapeHtml(context.detailHref(m.matrixId));
+      return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${escapeHtml(m.collection)}</td><td>${escapeHtml(m.taxGroup)}</td><td><a href="${href}"><img src="${escapeHtml(context.logoHref(m.matrixId))}" alt="Sequence logo of ${escapeHtml(m.matrixId)}" width="180" height="90" loading="lazy"></a></td></tr>`;
+    })
+    .join('');
+  return `<table class="matrices"><caption>Matrices on this page</caption><thead><tr><th scope="col">Matrix</th><th scope="col">Name</th><th scope="col">Collection</th><th scope="col">Taxon</th><th scope="col">Logo</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function matrixDetail(resource: Resource): string {
+  if (resource.kind !== 'detail') return '';
+  const m = resource.matrices[0];
+  const width = m.pfm.A.length;
+  const head = Array.from({ length: width }, (_, i) => `<th scope="col">${i + 1}</th>`).join('');
+  const body = BASES.map((b) => `<tr><th scope="row">${b}</th>${m.pfm[b].map((v) => `<td>${escapeHtml(pyRepr(v))}</td>`).join('')}</tr>`).join('');
+  const logo = resource.nav.logo ? `<img class="logo" src="${escapeHtml(resource.nav.logo)}" alt="Sequence logo of ${escapeHtml(m.matrixId)} ${escapeHtml(m.name)}">` : '';
+  const versions = resource.nav.versions?.length ? `<p>Versions: ${links(resource.nav.versions, m.matrixId)}</p>` : '';
+  return `<section aria-label="Matrix">${logo}<div class="scroll"><table class="pfm"><caption>Counts of ${escapeHtml(m.matrixId)}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${versions}</section>`;
+}
+
+export const api: Format = {
+  id: 'api',
+  mediaType: 'text/html; charset=utf-8',
+  extension: 'html',
+  render(resource, context) {
+    const nav = resource.nav;
+    const title = `${nav.title} – JASPAR REST API (static mirror)`;
+    const formats = nav.formats.map((f) => ({ label: f.format, href: f.href }));
+    return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="stylesheet" href="${API_CSS}">
+<script src="${API_JS}" defer></script>
+</head>
+<body data-kind="${resource.kind}"${nav.pages ? ` data-last-page="${nav.pages.last}"` : ''}>
+<header><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(context.release.name)}</span></p>
+<nav aria-label="Breadcrumbs">${links(nav.breadcrumbs)}</nav></header>
+<main>
+<h1>${escapeHtml(nav.title)}</h1>
+<nav class="formats" aria-label="Formats"><span>Format:</span> ${links(formats, 'api')}</nav>
+${matrixDetail(resource)}${matrixTable(resource, context)}${pagination(resource)}
+<section class="response" aria-label="Response">
+<pre class="request"><b>GET</b> ${escapeHtml(nav.request)}</pre>
+<pre class="response-body"><b>HTTP 200 OK</b>
+<b>Allow:</b> GET, HEAD, OPTIONS
+<b>Content-Type:</b> application/json
+<b>Vary:</b> Accept
+
+${jsonWithLinks(toJson(resource.body, 4))}</pre>
+</section>
+</main>
+</body>
+</html>
+`;
+  },
+};

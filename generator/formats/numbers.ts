@@ -1,0 +1,70 @@
+// Number printing the way JASPAR's Python code prints numbers.
+//
+// JASPAR renders counts with str(float) (TRANSFAC), "{:6.0f}" (jaspar),
+// "{:6.2f}" (pfm) and "{:.6f}" (MEME). Python rounds a value that lies exactly
+// half-way to the even neighbour (682.5 -> "682", 1/128 -> "0.007812");
+// JavaScript's toFixed rounds such ties up. Everything else is the same
+// correctly rounded decimal, so only exact ties need care.
+
+/** Python's repr(float): shortest round-trip digits, "4.0" for whole numbers,
+ *  exponent form below 1e-4 and from 1e16 on ("1e-05", "1e+16"). */
+export function pyRepr(x: number): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // toExponential() without an argument gives the shortest digits that round-trip.
+  const [mantissa, expText] = x.toExponential().split('e');
+  const exp = Number(expText);
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const sign = negative ? '-' : '';
+  if (exp < -4 || exp >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    const e = Math.abs(exp).toString().padStart(2, '0');
+    return `${sign}${m}e${exp < 0 ? '-' : '+'}${e}`;
+  }
+  if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+  const intLen = exp + 1;
+  if (digits.length <= intLen) return `${sign}${digits.padEnd(intLen, '0')}.0`;
+  return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
+}
+
+/** Python's "%.{decimals}f" (round half to even on the exact binary value). */
+export function pyFixed(x: number, decimals: number): string {
+  if (!Number.isFinite(x)) return pyRepr(x);
+  const abs = Math.abs(x);
+  // toFixed(100) is the exact decimal expansion for every double that can be a
+  // tie at <= 20 decimals (a tie has at most decimals + 1 fractional digits).
+  const exact = abs < 1e21 ? abs.toFixed(100) : '';
+  const dot = exact.indexOf('.');
+  let text: string;
+  if (dot >= 0 && exact[dot + 1 + decimals] === '5' && /^0*$/.test(exact.slice(dot + 2 + decimals))) {
+    const kept = exact.slice(0, dot + 1 + decimals).replace(/\.$/, '');
+    const lastDigit = Number(kept[kept.length - 1]);
+    text = lastDigit % 2 === 0 ? kept : roundUpLastDigit(kept);
+  } else {
+    text = abs.toFixed(decimals);
+  }
+  const negative = x < 0 || Object.is(x, -0);
+  return negative ? `-${text}` : text;
+}
+
+/** "%{width}.{decimals}f": pyFixed right-aligned in width characters. */
+export function pyFixedWidth(x: number, width: number, decimals: number): string {
+  return pyFixed(x, decimals).padStart(width, ' ');
+}
+
+function roundUpLastDigit(text: string): string {
+  const chars = text.split('');
+  for (let i = chars.length - 1; i >= 0; i--) {
+    if (chars[i] === '.') continue;
+    if (chars[i] === '9') {
+      chars[i] = '0';
+      continue;
+    }
+    chars[i] = String(Number(chars[i]) + 1);
+    return chars.join('');
+  }
+  return `1${chars.join('')}`;
+}

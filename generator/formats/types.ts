@@ -1,0 +1,56 @@
+// What a format renders: one resource (a list page, a matrix, a matrix's
+// versions) as the JSON body the real service sends plus the matrices it shows.
+import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
+
+/** A JSON number the real service prints as a Python float ("4.0", "1.05485"). */
+export class PyFloat {
+  constructor(readonly value: number) {}
+}
+
+export type Json = null | boolean | number | string | PyFloat | Json[] | { [key: string]: Json };
+
+export type ResourceKind = 'list' | 'detail' | 'versions';
+
+export interface Link {
+  label: string;
+  href: string;
+}
+
+/** Navigation for people (the api format): root-relative path URLs that work on any static host. */
+export interface Nav {
+  title: string;
+  /** The request as the real API is asked, e.g. "/api/v1/matrix/?format=api&page=3". */
+  request: string;
+  /** This resource in every format, path URLs. */
+  formats: { format: string; href: string }[];
+  pages?: { current: number; last: number; first: string; previous: string | null; next: string | null; lastHref: string; window: Link[] };
+  /** Detail pages: the logo (path URL), the versions page and the other versions. */
+  logo?: string;
+  versions?: Link[];
+  breadcrumbs: Link[];
+}
+
+export interface Resource {
+  kind: ResourceKind;
+  body: Json;
+  /** The matrices the resource shows, in body order. */
+  matrices: Matrix[];
+  nav: Nav;
+}
+
+export interface FormatContext {
+  release: ReleaseInfo;
+  /** Path URL of a matrix's logo (root-relative), for pages that show logos. */
+  logoHref: (matrixId: string) => string;
+  /** Path URL of a matrix's detail page for people. */
+  detailHref: (matrixId: string) => string;
+}
+
+export interface Format {
+  id: string;
+  /** The Content-Type the real JASPAR service sends for this format. */
+  mediaType: string;
+  /** File extension of the output file; chosen so plain static servers send a sensible type. */
+  extension: string;
+  render(resource: Resource, context: FormatContext): string;
+}

@@ -1,0 +1,40 @@
+// The site's front page: what this is, where the data comes from, and the
+// URLs that answer on Netlify and on any static server.
+import type { Release } from '../dataset/types.ts';
+import { API_CSS } from '../formats/api.ts';
+import { escapeHtml } from '../formats/api.ts';
+import { FORMAT_IDS } from '../formats/registry.ts';
+import { listOrder } from '../resources.ts';
+import { LIST, detailDir, listDir, pathUrl } from '../routes/urls.ts';
+
+export function homePage(release: Release, base: string, listPages: number): string {
+  const example = listOrder(release.matrices)[0];
+  const formatRows = FORMAT_IDS.map((f) => `<tr><td><code>${f}</code></td><td><a href="${LIST}?format=${f}&amp;page=1"><code>${LIST}?format=${f}&amp;page=1</code></a></td><td><a href="${escapeHtml(pathUrl(listDir(1), f))}"><code>${escapeHtml(pathUrl(listDir(1), f))}</code></a></td></tr>`).join('\n');
+  const id = example ? escapeHtml(example.matrixId) : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>JASPAR REST API – static mirror of ${escapeHtml(release.info.name)}</title>
+<link rel="stylesheet" href="${API_CSS}">
+</head>
+<body>
+<header><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(release.info.name)}</span></p></header>
+<main>
+<h1>JASPAR REST API, pre-rendered</h1>
+<p>Every response of the JASPAR <code>/api/v1/matrix</code> API for ${escapeHtml(release.info.name)}: ${release.matrices.length} matrices on ${listPages} list pages, each matrix and its versions, in ${FORMAT_IDS.length} formats, with a sequence logo per matrix. Absolute URLs in the responses point at <code>${escapeHtml(base)}</code>.</p>
+<p><a href="${listDir(1)}">Browse the matrix list</a>${example ? ` · <a href="${escapeHtml(detailDir(example.matrixId))}">an example matrix (${id})</a>` : ''}</p>
+<table>
+<caption>The list in each format: query URL (Netlify) and path URL (any static server)</caption>
+<thead><tr><th scope="col">format</th><th scope="col">query URL</th><th scope="col">path URL</th></tr></thead>
+<tbody>
+${formatRows}
+</tbody>
+</table>
+<p>Data: ${escapeHtml(release.info.name)}, CC BY 4.0. Please cite JASPAR when you use it.</p>
+</main>
+</body>
+</html>
+`;
+}
