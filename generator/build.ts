@@ -73,7 +73,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omi
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
   plan.add('404.html', NOT_FOUND);
-  const rules = redirectRules(listPages);
+  const baseIds = [...new Set(release.matrices.map((m) => m.baseId))].sort();
+  const rules = redirectRules(listPages, { matrixIds: release.matrices.map((m) => m.matrixId).sort(), baseIds });
   plan.add('_redirects', printRedirects(rules));
   plan.add('_headers', printHeaders(headerRules()));
   plan.add('static/api/site.css', readFileSync(path.join(ASSETS, 'site.css')));

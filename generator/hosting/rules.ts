@@ -11,15 +11,16 @@
 //   page cannot be caught by a placeholder rule: every valid (format, page)
 //   pair is a literal rule, and the placeholder rules after them catch the
 //   rest with the JSON errors of the real service.
-// - Matrix ids are placeholders (one rule per format, not per matrix); an
-//   unknown id rewrites to a missing file and gets /404.html, whose body is
-//   the real service's {"detail":"Not found."}.
+// - netlify dev answers a forced 200 rewrite to a missing file with the
+//   rule's status (200) and /404.html as the body.
+// - A rule that is not forced is skipped when the request path is a file
+//   (or a folder with index.html).
 // - Headers match the path of the file served (after the rewrite).
 //   Production Netlify applies a custom Content-Type; `netlify dev` keeps
 //   the type of the file extension (it writes the static server's headers
 //   over the custom ones).
 import { FORMAT_IDS, FORMATS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { LIST, errorPaths, fileName, listDir, outputPath } from '../routes/urls.ts';
+import { API, LIST, detailDir, errorPaths, fileName, listDir, outputPath, versionsDir } from '../routes/urls.ts';
 
 export interface RedirectRule {
   from: string;
@@ -34,7 +35,12 @@ export interface HeaderRule {
   values: Record<string, string>;
 }
 
-export function redirectRules(pageCount: number): RedirectRule[] {
+export interface KnownIds {
+  matrixIds: string[];
+  baseIds: string[];
+}
+
+export function redirectRules(pageCount: number, ids: KnownIds): RedirectRule[] {
   const rules: RedirectRule[] = [];
   const rewrite = (query: Record<string, string> | undefined, to: string, from = LIST): RedirectRule =>
     ({ from, ...(query ? { query } : {}), to, status: 200, force: true });
@@ -54,15 +60,23 @@ export function redirectRules(pageCount: number): RedirectRule[] {
   rules.push(error({ page: ':page' }, errorPaths.invalidPage));
   rules.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
 
-  // Versions and details: the id is a placeholder.
+  // Versions and details. With ?format=F the id is a placeholder (one rule
+  // per format). Without a format the real service answers JSON, and the
+  // folder also holds index.html for static hosts, so the default rule must be
+  // forced; a forced placeholder would answer 200 for unknown ids, hence one
+  // literal rule per known id and a catch-all 404 after them.
   for (const [from, dir] of [
     [`${LIST}/:id/versions`, `${LIST}/:id/versions/`],
     [`${LIST}/:id`, `${LIST}/:id/`],
   ] as const) {
     for (const format of FORMAT_IDS) rules.push(rewrite({ format }, `${dir}${fileName(format)}`, from));
     rules.push(error({ format: ':format' }, errorPaths.notFound, from));
-    rules.push(rewrite(undefined, `${dir}${fileName(DEFAULT_FORMAT)}`, from));
   }
+  for (const baseId of ids.baseIds) rules.push(rewrite(undefined, `/${outputPath(versionsDir(baseId), DEFAULT_FORMAT)}`, `${LIST}/${baseId}/versions`));
+  for (const id of [...ids.matrixIds, ...ids.baseIds]) rules.push(rewrite(undefined, `/${outputPath(detailDir(id), DEFAULT_FORMAT)}`, `${LIST}/${id}`));
+  // Anything else under the API that is not a file: the real service's 404.
+  // Not forced, so every existing file (path URLs) is still served.
+  rules.push({ from: `${API}/*`, to: errorPaths.notFound, status: 404, force: false });
   return rules;
 }
 

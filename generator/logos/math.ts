@@ -1,0 +1,88 @@
+// Logo math apart from drawing: counts → probabilities → information → letter
+// heights. Pure functions, no drawing. Follows ggseqlogo's "bits" method, which
+// is how JASPAR draws its SVG logos: IC = 2 − H with no small-sample
+// correction, letter height = p · IC, smallest letter at the bottom.
+
+export const BASES = ['A', 'C', 'G', 'T'] as const;
+export type Base = (typeof BASES)[number];
+
+/** Position frequency matrix: counts per base, possibly fractional; arrays of equal length. */
+export interface Pfm {
+  A: number[];
+  C: number[];
+  G: number[];
+  T: number[];
+}
+
+export interface LogoLetter {
+  base: Base;
+  /** Probability of the base in its column (0 when the column total is 0). */
+  p: number;
+  /** Letter height in bits: p · IC. */
+  height: number;
+}
+
+export interface LogoColumn {
+  /** Information content in bits, 0..2. */
+  ic: number;
+  /** All four letters, smallest height first (bottom of the stack); ties in A, C, G, T order. */
+  letters: LogoLetter[];
+}
+
+/** Maximum information of a DNA column: log2(4). */
+export const MAX_BITS = 2;
+
+/** Number of columns; throws when the four rows differ in length (a caller bug, not data). */
+export function pfmLength(pfm: Pfm): number {
+  const n = pfm.A.length;
+  for (const base of BASES) {
+    if (pfm[base].length !== n) {
+      throw new Error(`PFM rows differ in length: A has ${n} columns, ${base} has ${pfm[base].length}`);
+    }
+  }
+  return n;
+}
+
+/** Probabilities of A, C, G, T in column i; all 0 when the column total is 0 (UN0498.1 column 12). */
+export function columnProbabilities(pfm: Pfm, i: number): Record<Base, number> {
+  const total = pfm.A[i] + pfm.C[i] + pfm.G[i] + pfm.T[i];
+  const p = (count: number): number => (total > 0 ? count / total : 0);
+  return { A: p(pfm.A[i]), C: p(pfm.C[i]), G: p(pfm.G[i]), T: p(pfm.T[i]) };
+}
+
+/** Shannon entropy in bits, with 0 · log 0 = 0. */
+export function entropy(ps: readonly number[]): number {
+  let h = 0;
+  for (const p of ps) if (p > 0) h -= p * Math.log2(p);
+  return h;
+}
+
+/**
+ * Information content of column i in bits: 2 − H. An empty column has no
+ * information (0, not 2), so it draws as an empty stack instead of a tall
+ * stack of zero-height letters.
+ */
+export function columnInformation(pfm: Pfm, i: number): number {
+  const probs = columnProbabilities(pfm, i);
+  const ps = BASES.map((b) => probs[b]);
+  if (ps.every((p) => p === 0)) return 0;
+  // Clamp tiny negative values from floating-point rounding of a uniform column.
+  return Math.max(0, MAX_BITS - entropy(ps));
+}
+
+/** One column's IC and letters, smallest height at the bottom. */
+export function logoColumn(pfm: Pfm, i: number): LogoColumn {
+  const probs = columnProbabilities(pfm, i);
+  const ic = columnInformation(pfm, i);
+  const letters = BASES.map((base) => ({ base, p: probs[base], height: probs[base] * ic }));
+  // Array.prototype.sort is stable, so equal heights keep the A, C, G, T order.
+  letters.sort((a, b) => a.height - b.height);
+  return { ic, letters };
+}
+
+export function logoColumns(pfm: Pfm): LogoColumn[] {
+  const n = pfmLength(pfm);
+  const columns: LogoColumn[] = [];
+  for (let i = 0; i < n; i++) columns.push(logoColumn(pfm, i));
+  return columns;
+}
