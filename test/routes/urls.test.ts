@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { FORMAT_IDS } from '../../generator/formats/registry.ts';
+import {
+  detailDir, detailUrl, fileName, listDir, listQueryUrl, logoUrl, normaliseBaseUrl, outputPath, pathUrl, sitesUrl, versionsDir, versionsUrl,
+} from '../../generator/routes/urls.ts';
+
+const BASE = 'https://mirror.example.org';
+
+describe('query URLs carried in bodies', () => {
+  it.each([
+    [listQueryUrl(BASE, 'json', 2), 'https://mirror.example.org/api/v1/matrix?format=json&page=2'],
+    [listQueryUrl(BASE, 'jaspar', 528), 'https://mirror.example.org/api/v1/matrix?format=jaspar&page=528'],
+    [detailUrl(BASE, 'MA0004.1'), 'https://mirror.example.org/api/v1/matrix/MA0004.1/'],
+    [versionsUrl(BASE, 'MA0004'), 'https://mirror.example.org/api/v1/matrix/MA0004/versions'],
+    [logoUrl(BASE, 'MA0004.1'), 'https://mirror.example.org/static/logos/svg/MA0004.1.svg'],
+    [sitesUrl(BASE, 'MA0014.2'), 'https://mirror.example.org/download/bed_files/MA0014.2.bed'],
+  ])('%s', (actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+});
+
+describe('path URLs and output files', () => {
+  it.each([
+    ['api', '/api/v1/matrix/page/3/', 'api/v1/matrix/page/3/index.html'],
+    ['json', '/api/v1/matrix/page/3/index.json', 'api/v1/matrix/page/3/index.json'],
+    ['jsonp', '/api/v1/matrix/page/3/index.js', 'api/v1/matrix/page/3/index.js'],
+    ['yaml', '/api/v1/matrix/page/3/index.yaml', 'api/v1/matrix/page/3/index.yaml'],
+    ['jaspar', '/api/v1/matrix/page/3/index.jaspar.txt', 'api/v1/matrix/page/3/index.jaspar.txt'],
+    ['meme', '/api/v1/matrix/page/3/index.meme.txt', 'api/v1/matrix/page/3/index.meme.txt'],
+    ['transfac', '/api/v1/matrix/page/3/index.transfac.txt', 'api/v1/matrix/page/3/index.transfac.txt'],
+    ['pfm', '/api/v1/matrix/page/3/index.pfm.txt', 'api/v1/matrix/page/3/index.pfm.txt'],
+    ['bed', '/api/v1/matrix/page/3/index.bed.txt', 'api/v1/matrix/page/3/index.bed.txt'],
+  ] as const)('list page in %s', (format, url, file) => {
+    expect(pathUrl(listDir(3), format)).toBe(url);
+    expect(outputPath(listDir(3), format)).toBe(file);
+  });
+
+  it('gives every format its own file name, and detail and versions folders', () => {
+    expect(new Set(FORMAT_IDS.map(fileName)).size).toBe(FORMAT_IDS.length);
+    expect(outputPath(detailDir('MA0004.1'), 'json')).toBe('api/v1/matrix/MA0004.1/index.json');
+    expect(outputPath(versionsDir('MA0004'), 'yaml')).toBe('api/v1/matrix/MA0004/versions/index.yaml');
+  });
+});
+
+describe('normaliseBaseUrl', () => {
+  it.each([
+    ['http://localhost:8080', 'http://localhost:8080'],
+    ['http://localhost:8080/', 'http://localhost:8080'],
+    ['https://example.org/jaspar/', 'https://example.org/jaspar'],
+  ])('%s → %s', (raw, expected) => {
+    expect(normaliseBaseUrl(raw)).toBe(expected);
+  });
+  it.each(['ftp://x', 'not a url', 'http://x/?a=1'])('rejects %s', (raw) => {
+    expect(() => normaliseBaseUrl(raw)).toThrow();
+  });
+});
