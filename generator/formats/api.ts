@@ -53,7 +53,7 @@ function matrixTable(resource: Resource, context: FormatContext): string {
   const rows = resource.matrices
     .map((m) => {
       const href = escapeHtml(context.detailHref(m.matrixId));
-      return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${escapeHtml(m.collection)}</td><td>${escapeHtml(m.taxGroup)}</td><td><a href="${href}"><img src="${escapeHtml(context.logoHref(m.matrixId))}" alt="Sequence logo of ${escapeHtml(m.matrixId)}" width="180" height="90" loading="lazy"></a></td></tr>`;
+      return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${escapeHtml(m.collection)}</td><td>${escapeHtml(m.taxGroup)}</td><td><a href="${href}"><img src="${escapeHtml(context.logoHref(m.matrixId))}" alt="Sequence logo of ${escapeHtml(m.matrixId)}" height="80" loading="lazy"></a></td></tr>`;
     })
     .join('');
   return `<table class="matrices"><caption>Matrices on this page</caption><thead><tr><th scope="col">Matrix</th><th scope="col">Name</th><th scope="col">Collection</th><th scope="col">Taxon</th><th scope="col">Logo</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -84,6 +84,7 @@ export const api: Format = {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${API_CSS}">
 <script src="${API_JS}" defer></script>
 </head>

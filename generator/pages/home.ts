@@ -17,6 +17,7 @@ export function homePage(release: Release, base: string, listPages: number): str
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>JASPAR REST API – static mirror of ${escapeHtml(release.info.name)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${API_CSS}">
 </head>
 <body>
