@@ -15,16 +15,22 @@ const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] 
 `;
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      data: { type: 'string' },
-      out: { type: 'string' },
-      'base-url': { type: 'string' },
-      release: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        data: { type: 'string' },
+        out: { type: 'string' },
+        'base-url': { type: 'string' },
+        release: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${HELP}`);
+    return 2;
+  }
   if (values.help) {
     process.stdout.write(HELP);
     return 0;

@@ -35,6 +35,8 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
   if (problems.size > 0) throw new DatasetError(problems.items);
 
   const rows = readCsv(csvFile, rel(csvFile), problems);
+  // Without readable rows every file would look like an orphan: report the CSV alone.
+  if (rows === null) throw new DatasetError(problems.items);
   const jasparFiles = new Map<string, string>();
   for (const name of readdirSync(matrixDir).sort()) {
     if (name.endsWith('.jaspar')) jasparFiles.set(name.slice(0, -'.jaspar'.length), path.join(matrixDir, name));
@@ -54,20 +56,28 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
   rows.forEach((row, index) => {
     const at = (message: string, fix: string) => problems.add(rel(csvFile), row.line, message, fix);
     const id = row.values.matrix_id;
+    // The row claims its files whatever else is wrong with it, so that they
+    // are not reported again as files without a row.
+    const jasparFile = jasparFiles.get(id);
+    jasparFiles.delete(id);
+    const precise = noninteger.get(id);
+    noninteger.delete(id);
+    const bedFile = bedFiles.get(id);
+    bedFiles.delete(id);
     const m = MATRIX_ID.exec(id);
     if (!m) {
-      at(`matrix_id "${id}" is not <base_id>.<version> (two capital letters, four digits, a dot, a version number)`,
+      at(`matrix_id ${q(id)} is not <base_id>.<version> (two capital letters, four digits, a dot, a version number)`,
         'correct the id, e.g. MA0004.1');
       return;
     }
     const previous = seen.get(id);
     if (previous !== undefined) {
-      at(`duplicate matrix_id ${id} (first on line ${previous})`, 'keep one row per matrix_id');
+      at(`duplicate matrix_id ${plain(id)} (first on line ${previous})`, 'keep one row per matrix_id');
       return;
     }
     seen.set(id, row.line);
-    if (row.values.base_id !== m[1]) at(`base_id "${row.values.base_id}" does not match matrix_id ${id}`, `set base_id to ${m[1]}`);
-    if (row.values.version !== m[2]) at(`version "${row.values.version}" does not match matrix_id ${id}`, `set version to ${m[2]}`);
+    if (row.values.base_id !== m[1]) at(`base_id ${q(row.values.base_id)} does not match matrix_id ${id}`, `set base_id to ${m[1]}`);
+    if (row.values.version !== m[2]) at(`version ${q(row.values.version)} does not match matrix_id ${id}`, `set version to ${m[2]}`);
     const name = row.values.name;
     if (name.trim() === '') at(`matrix ${id} has an empty name`, 'fill in the name column');
     for (const column of CSV_COLUMNS) {
@@ -77,23 +87,17 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
     }
     const species = readSpecies(row.values.species, row.values.tax_ids, (message, fix) => at(`${id}: ${message}`, fix));
 
-    const jasparFile = jasparFiles.get(id);
-    jasparFiles.delete(id);
     if (!jasparFile) {
       at(`no matrix file for ${id}`, `add ${path.join(rel(matrixDir), `${id}.jaspar`)} or remove the row`);
       return;
     }
     const counts = readJaspar(jasparFile, rel(jasparFile), id, name, problems);
     if (!counts) return;
-    const precise = noninteger.get(id);
-    noninteger.delete(id);
     let pfm = counts;
     if (precise) {
       pfm = checkNoninteger(precise, counts, id, problems) ?? counts;
     }
     let sites: string | null = null;
-    const bedFile = bedFiles.get(id);
-    bedFiles.delete(id);
     if (bedFile) sites = readBed(bedFile, rel(bedFile), problems);
 
     matrices.push({
@@ -118,13 +122,13 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
   });
 
   for (const [id, file] of jasparFiles) {
-    problems.add(rel(file), 1, `matrix file ${id}.jaspar has no row in matrices.csv`, 'add its row to matrices.csv or delete the file');
+    problems.add(rel(file), 1, `matrix file ${plain(`${id}.jaspar`)} has no row in matrices.csv`, 'add its row to matrices.csv or delete the file');
   }
   for (const [id, entry] of noninteger) {
-    problems.add(rel(entry.file), entry.line, `pfm_noninteger.json has counts for ${id}, which matrices.csv does not list`, 'remove the entry or add the matrix');
+    problems.add(rel(entry.file), entry.line, `pfm_noninteger.json has counts for ${plain(id)}, which matrices.csv does not list`, 'remove the entry or add the matrix');
   }
   for (const [id, file] of bedFiles) {
-    problems.add(rel(file), 1, `sites file ${id}.bed has no row in matrices.csv`, 'add the matrix or delete the file');
+    problems.add(rel(file), 1, `sites file ${plain(`${id}.bed`)} has no row in matrices.csv`, 'add the matrix or delete the file');
   }
   if (problems.size > 0) throw new DatasetError(problems.items);
   return { info, matrices };
@@ -135,33 +139,36 @@ interface CsvRow {
   values: Record<CsvColumn, string>;
 }
 
-function readCsv(file: string, shown: string, problems: ProblemList): CsvRow[] {
+/** The rows of matrices.csv, or null when the file as a whole cannot be read. */
+function readCsv(file: string, shown: string, problems: ProblemList): CsvRow[] | null {
   const text = readText(file, shown, problems);
-  if (text === null) return [];
-  let records: { record: string[]; info: { lines: number } }[];
+  if (text === null) return null;
+  let records: { record: string[]; raw: string; info: { lines: number } }[];
   try {
-    records = parse(text, { relax_column_count: true, info: true, skip_empty_lines: false }) as unknown as typeof records;
+    records = parse(text, { relax_column_count: true, info: true, raw: true, skip_empty_lines: false }) as unknown as typeof records;
   } catch (error) {
-    const e = error as { lines?: number; message: string };
-    problems.add(shown, e.lines ?? 1, `the CSV cannot be read: ${e.message}`, 'fix the quoting (RFC 4180: a field with a comma or quote is quoted, quotes doubled)');
-    return [];
+    const e = error as { code?: string; lines?: number; message: string };
+    const line = e.code === 'CSV_QUOTE_NOT_CLOSED' ? openQuoteLine(text) : (e.lines ?? 1);
+    problems.add(shown, line, `the CSV cannot be read: ${e.message}`, 'fix the quoting (RFC 4180: a field with a comma or quote is quoted, quotes doubled)');
+    return null;
   }
   if (records.length === 0) {
     problems.add(shown, 1, 'matrices.csv is empty', `start it with the header line ${CSV_COLUMNS.join(',')}`);
-    return [];
+    return null;
   }
   const header = records[0].record;
   const missing = CSV_COLUMNS.filter((c) => !header.includes(c));
   const extra = header.filter((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
   const duplicated = header.filter((c, i) => header.indexOf(c) !== i);
   if (missing.length > 0) problems.add(shown, 1, `missing column${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, `the header must be ${CSV_COLUMNS.join(',')}`);
-  if (extra.length > 0) problems.add(shown, 1, `unknown column${extra.length > 1 ? 's' : ''}: ${extra.join(', ')}`, `the header must be ${CSV_COLUMNS.join(',')}`);
-  if (duplicated.length > 0) problems.add(shown, 1, `column${duplicated.length > 1 ? 's' : ''} named twice: ${duplicated.join(', ')}`, 'name each column once');
-  if (missing.length > 0 || extra.length > 0 || duplicated.length > 0) return [];
+  if (extra.length > 0) problems.add(shown, 1, `unknown column${extra.length > 1 ? 's' : ''}: ${extra.map(q).join(', ')}`, `the header must be ${CSV_COLUMNS.join(',')}`);
+  if (duplicated.length > 0) problems.add(shown, 1, `column${duplicated.length > 1 ? 's' : ''} named twice: ${duplicated.map(q).join(', ')}`, 'name each column once');
+  if (missing.length > 0 || extra.length > 0 || duplicated.length > 0) return null;
 
   const rows: CsvRow[] = [];
-  for (const { record, info } of records.slice(1)) {
-    const line = info.lines;
+  for (const { record, raw, info } of records.slice(1)) {
+    // info.lines is where the record ends; a quoted field may span lines.
+    const line = info.lines - (raw.replace(/\n$/, '').match(/\n/g)?.length ?? 0);
     if (record.length === 1 && record[0] === '') {
       problems.add(shown, line, 'empty line', 'remove the blank line');
       continue;
@@ -178,6 +185,36 @@ function readCsv(file: string, shown: string, problems: ProblemList): CsvRow[] {
   }
   return rows;
 }
+
+/** Line where an unclosed quoted field opens (RFC 4180 quoting). */
+function openQuoteLine(text: string): number {
+  let line = 1;
+  let openedAt = 1;
+  let quoted = false;
+  let fieldStart = true;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') i++;
+      else if (c === '"') quoted = false;
+      else if (c === '\n') line++;
+      continue;
+    }
+    if (c === '"' && fieldStart) {
+      quoted = true;
+      openedAt = line;
+    }
+    fieldStart = c === ',' || c === '\n';
+    if (c === '\n') line++;
+  }
+  return openedAt;
+}
+
+/** A value from the dataset inside a message: quoted, control characters
+ *  escaped, so that a value can never break a line of the report. */
+const q = (value: string) => JSON.stringify(value);
+/** An id or file name inside a message: as it is when it is plain, else quoted. */
+const plain = (value: string) => (/^[A-Za-z0-9._-]+$/.test(value) ? value : q(value));
 
 /** Reads a text file as strict UTF-8 with \n line ends and no BOM. */
 function readText(file: string, shown: string, problems: ProblemList): string | null {
@@ -236,8 +273,8 @@ function readJaspar(file: string, shown: string, id: string, name: string, probl
   if (!header) {
     problems.add(shown, 1, 'the first line is not a header ">ID<TAB>NAME"', `start the file with >${id}<TAB>${name}`);
   } else {
-    if (header[1] !== id) problems.add(shown, 1, `the header names ${header[1]} but the file is ${id}.jaspar`, 'make the file name and header id agree');
-    if (header[2] !== name) problems.add(shown, 1, `the header names the matrix "${header[2]}" but matrices.csv says "${name}"`, 'make the two names agree');
+    if (header[1] !== id) problems.add(shown, 1, `the header names ${plain(header[1])} but the file is ${id}.jaspar`, 'make the file name and header id agree');
+    if (header[2] !== name) problems.add(shown, 1, `the header names the matrix ${q(header[2])} but matrices.csv says ${q(name)}`, 'make the two names agree');
   }
   if (lines.length !== 5) {
     problems.add(shown, Math.min(lines.length, 5) + 1, `${lines.length - 1} count rows where a matrix has 4 (A, C, G, T)`, 'give exactly one row per base: A, C, G, T');
@@ -261,7 +298,7 @@ function readJaspar(file: string, shown: string, id: string, name: string, probl
     tokens.forEach((token, col) => {
       const problem = countProblem(token);
       if (problem) {
-        problems.add(shown, lineNo, `column ${col + 1} of ${base}: "${token}" ${problem}`, 'counts are non-negative decimal numbers');
+        problems.add(shown, lineNo, `column ${col + 1} of ${base}: ${q(token)} ${problem}`, 'counts are non-negative decimal numbers');
       } else {
         values.push(Number(token));
       }
@@ -303,7 +340,10 @@ function readNoninteger(file: string, rel: (f: string) => string, problems: Prob
   try {
     data = JSON.parse(text);
   } catch (error) {
-    problems.add(shown, 1, `not valid JSON: ${(error as Error).message}`, 'repair the JSON');
+    const message = (error as Error).message;
+    const position = /at position (\d+)/.exec(message);
+    const line = position ? text.slice(0, Number(position[1])).split('\n').length : 1;
+    problems.add(shown, line, `not valid JSON: ${message}`, 'repair the JSON');
     return entries;
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
@@ -315,7 +355,7 @@ function readNoninteger(file: string, rel: (f: string) => string, problems: Prob
     const line = at < 0 ? 1 : text.slice(0, at).split('\n').length;
     const pfm = (value as { pfm?: unknown } | null)?.pfm;
     if (typeof pfm !== 'object' || pfm === null) {
-      problems.add(shown, line, `${id} has no "pfm" object`, 'give {"pfm": {"A": [...], "C": [...], "G": [...], "T": [...]}}');
+      problems.add(shown, line, `${plain(id)} has no "pfm" object`, 'give {"pfm": {"A": [...], "C": [...], "G": [...], "T": [...]}}');
       continue;
     }
     entries.set(id, { file: shown, line, pfm: pfm as Record<string, unknown> });
@@ -333,10 +373,10 @@ function checkNoninteger(entry: NonintegerEntry, rounded: Pfm, id: string, probl
       continue;
     }
     pfm[base] = raw.map((v, col) => {
-      const token = String(v);
+      const token = typeof v === 'number' || typeof v === 'string' ? String(v) : JSON.stringify(v);
       const problem = countProblem(token);
       if (problem) {
-        problems.add(entry.file, entry.line, `${id}: ${base} column ${col + 1} "${token}" ${problem}`, 'counts are non-negative decimal numbers');
+        problems.add(entry.file, entry.line, `${id}: ${base} column ${col + 1} ${q(token)} ${problem}`, 'counts are non-negative decimal numbers');
         return 0;
       }
       const value = Number(token);
@@ -364,7 +404,7 @@ function readBed(file: string, shown: string, problems: ProblemList): string | n
     }
     const [, start, end] = fields;
     if (!/^[0-9]+$/.test(start) || !/^[0-9]+$/.test(end) || Number(start) > Number(end)) {
-      problems.add(shown, i + 1, `start "${start}" and end "${end}" are not whole numbers with start <= end`, 'use 0-based, half-open whole-number coordinates');
+      problems.add(shown, i + 1, `start ${q(start)} and end ${q(end)} are not whole numbers with start <= end`, 'use 0-based, half-open whole-number coordinates');
     }
   });
   if (problems.size > before) return null;
@@ -385,7 +425,7 @@ function readSpecies(namesCell: string, taxCell: string, report: (message: strin
   return names.map((name, i) => {
     const tax = taxIds[i] ?? '';
     if (tax !== '' && !/^[0-9]+$/.test(tax)) {
-      report(`tax id "${tax}" is not a number`, 'use NCBI taxonomy ids, e.g. 9606');
+      report(`tax id ${q(tax)} is not a number`, 'use NCBI taxonomy ids, e.g. 9606');
       return { taxId: null, name };
     }
     return { taxId: tax === '' ? null : Number(tax), name };

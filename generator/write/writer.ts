@@ -11,6 +11,7 @@ export type Outputs = Map<string, string | Buffer>;
 
 export class OutputPlan {
   readonly files: Outputs = new Map();
+  private readonly folders = new Set<string>();
 
   /** Plans a file; relative path with "/" separators. Refuses clashes and escapes. */
   add(relPath: string, content: string | Buffer): void {
@@ -19,6 +20,13 @@ export class OutputPlan {
       throw new Error(`output path "${relPath}" is not a clean relative path inside the output folder`);
     }
     if (this.files.has(relPath)) throw new Error(`two resources map to the same output file ${relPath}`);
+    if (this.folders.has(relPath)) throw new Error(`output file ${relPath} would replace a folder of other outputs`);
+    const parts = relPath.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      if (this.files.has(folder)) throw new Error(`output file ${relPath} needs ${folder} to be a folder, but it is an output file`);
+      this.folders.add(folder);
+    }
     this.files.set(relPath, content);
   }
 

@@ -1,0 +1,112 @@
+// Two builds of the same input are byte-identical; the base URL changes
+// nothing but the URLs.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { makeRelease } from '../support/fixtures.ts';
+import { PROJECT_ROOT, SITE_BASE_URL, dataDir } from '../support/paths.ts';
+
+const run = promisify(execFile);
+
+async function build(data: string, out: string, baseUrl: string): Promise<void> {
+  const env = { ...process.env };
+  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
+  await run(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', data, '--out', out, '--base-url', baseUrl], {
+    cwd: PROJECT_ROOT,
+    env,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+/** Every file under dir, relative, "/"-separated, sorted. */
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else out.push(r);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+/** The files whose bytes differ (after an optional rewrite of b's text), at most `limit`. */
+function differences(a: string, b: string, files: string[], rewrite?: (text: string) => string, limit = 20): string[] {
+  const diff: string[] = [];
+  for (const f of files) {
+    const x = readFileSync(path.join(a, f));
+    let y = readFileSync(path.join(b, f));
+    if (rewrite) {
+      const text = y.toString('utf8');
+      const rewritten = rewrite(text);
+      if (rewritten !== text) y = Buffer.from(rewritten);
+    }
+    if (!x.equals(y)) {
+      diff.push(f);
+      if (diff.length >= limit) break;
+    }
+  }
+  return diff;
+}
+
+const temps: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('builds are deterministic', () => {
+  it('the full release built twice gives byte-identical trees', async () => {
+    const first = inject('siteDir'); // built by the global setup with SITE_BASE_URL
+    const second = path.join(tempDir('jaspar-determinism-'), 'public');
+    await build(dataDir(), second, SITE_BASE_URL);
+    const a = listFiles(first);
+    const b = listFiles(second);
+    expect(b.length).toBe(a.length);
+    expect(b).toEqual(a);
+    expect(a.length).toBeGreaterThan(5278 * 9);
+    expect(differences(first, second, a)).toEqual([]);
+  }, 400_000);
+
+  describe('a small release', () => {
+    const data = makeRelease();
+    temps.push(data);
+    const root = tempDir('jaspar-determinism-fixture-');
+    const one = path.join(root, 'one');
+    const two = path.join(root, 'two');
+    const other = path.join(root, 'other');
+    const OTHER_BASE = 'https://mirror.example.org';
+    beforeAll(() => build(data, one, SITE_BASE_URL), 120_000);
+
+    it('built twice gives byte-identical trees', async () => {
+      await build(data, two, SITE_BASE_URL);
+      const files = listFiles(one);
+      expect(listFiles(two)).toEqual(files);
+      expect(differences(one, two, files)).toEqual([]);
+    }, 120_000);
+
+    it('built with another base URL differs only in the URLs', async () => {
+      await build(data, other, OTHER_BASE);
+      const files = listFiles(one);
+      expect(listFiles(other)).toEqual(files);
+      // The base URL is used…
+      const detail = 'api/v1/matrix/MA0004.1/index.json';
+      const text = readFileSync(path.join(other, detail), 'utf8');
+      expect(text).toContain(`"sequence_logo":"${OTHER_BASE}/static/logos/svg/MA0004.1.svg"`);
+      expect(text).not.toContain(SITE_BASE_URL);
+      expect(differences(one, other, files).length).toBeGreaterThan(0);
+      // …and nothing else changes.
+      expect(readFileSync(path.join(one, detail), 'utf8')).toBe(text.replaceAll(OTHER_BASE, SITE_BASE_URL));
+      expect(differences(one, other, files, (t) => t.replaceAll(OTHER_BASE, SITE_BASE_URL))).toEqual([]);
+    }, 120_000);
+  });
+});

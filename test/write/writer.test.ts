@@ -1,0 +1,153 @@
+// The output plan refuses clashes, escapes and oversized folders; writeSite
+// replaces the output folder as a whole and leaves nothing beside it.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_DIR_ENTRIES, OutputPlan, writeSite } from '../../generator/write/writer.ts';
+
+const temps: string[] = [];
+function tempRoot(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-writer-'));
+  temps.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else out.push(r);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+describe('OutputPlan', () => {
+  it('accepts clean relative paths and counts bytes', () => {
+    const plan = new OutputPlan();
+    plan.add('index.html', 'é'); // 2 bytes in UTF-8
+    plan.add('api/v1/matrix/MA0004.1/index.json', Buffer.from([1, 2, 3]));
+    plan.add('.hidden', 'x');
+    expect([...plan.files.keys()]).toEqual(['index.html', 'api/v1/matrix/MA0004.1/index.json', '.hidden']);
+    expect(plan.bytes).toBe(6);
+  });
+
+  it('refuses two resources mapping to the same path', () => {
+    const plan = new OutputPlan();
+    plan.add('api/v1/matrix/MA0004.1/index.json', '{}');
+    expect(() => plan.add('api/v1/matrix/MA0004.1/index.json', '{"x":1}')).toThrow(/two resources map to the same output file api\/v1\/matrix\/MA0004\.1\/index\.json/);
+    expect(plan.files.get('api/v1/matrix/MA0004.1/index.json')).toBe('{}');
+  });
+
+  it('refuses a file where another resource needs a folder', () => {
+    const plan = new OutputPlan();
+    plan.add('api/v1/matrix/MA0004.1', 'a file');
+    expect(() => plan.add('api/v1/matrix/MA0004.1/index.json', '{}')).toThrow();
+    const other = new OutputPlan();
+    other.add('api/v1/matrix/MA0004.1/index.json', '{}');
+    expect(() => other.add('api/v1/matrix/MA0004.1', 'a file')).toThrow();
+  });
+
+  it.each(['../x', '..', '.', '', '/abs', '/etc/passwd', 'a/../b', 'a/../../b', './a', 'a//b', 'a/./b', 'a/b/..'])(
+    'refuses the path %j',
+    (p) => {
+      const plan = new OutputPlan();
+      expect(() => plan.add(p, 'x')).toThrow(/not a clean relative path inside the output folder/);
+      expect(plan.files.size).toBe(0);
+    },
+  );
+
+  it('refuses a folder with more entries than the limit', () => {
+    const plan = new OutputPlan();
+    for (let i = 0; i < 4; i++) plan.add(`api/v1/matrix/MA000${i}.1/index.json`, '{}');
+    plan.add('index.html', '');
+    expect(() => plan.checkFolderSizes(4)).not.toThrow(); // exactly the limit is fine
+    plan.add('api/v1/matrix/MA0009.1/index.json', '{}');
+    expect(() => plan.checkFolderSizes(4)).toThrow(/folder "api\/v1\/matrix" would hold 5 entries; Netlify accepts at most 4/);
+  });
+
+  it('counts files and sub-folders alike, at the top level too', () => {
+    const plan = new OutputPlan();
+    plan.add('a', '');
+    plan.add('b/x', '');
+    plan.add('c/y/z', '');
+    expect(() => plan.checkFolderSizes(3)).not.toThrow();
+    expect(() => plan.checkFolderSizes(2)).toThrow(/folder "\." would hold 3 entries/);
+  });
+
+  it('uses the host limit by default', () => {
+    expect(MAX_DIR_ENTRIES).toBe(54_000);
+    const plan = new OutputPlan();
+    for (let i = 0; i < 1000; i++) plan.add(`d/${i}`, '');
+    expect(() => plan.checkFolderSizes()).not.toThrow();
+  });
+});
+
+describe('writeSite', () => {
+  const plan = () => {
+    const p = new OutputPlan();
+    p.add('index.html', '<h1>new</h1>');
+    p.add('api/v1/matrix/MA0004.1/index.json', '{"matrix_id":"MA0004.1"}');
+    p.add('api/v1/matrix/MA0004.1/logo.svg', Buffer.from('<svg/>'));
+    p.add('404.html', '{"detail":"Not found."}');
+    return p;
+  };
+
+  it('writes every planned file into a new folder (parents created)', async () => {
+    const root = tempRoot();
+    const out = path.join(root, 'deep', 'public');
+    await writeSite(plan(), out);
+    expect(listFiles(out)).toEqual(['404.html', 'api/v1/matrix/MA0004.1/index.json', 'api/v1/matrix/MA0004.1/logo.svg', 'index.html']);
+    expect(readFileSync(path.join(out, 'api/v1/matrix/MA0004.1/index.json'), 'utf8')).toBe('{"matrix_id":"MA0004.1"}');
+    expect(readFileSync(path.join(out, 'api/v1/matrix/MA0004.1/logo.svg'), 'utf8')).toBe('<svg/>');
+    expect(readdirSync(path.join(root, 'deep'))).toEqual(['public']);
+  });
+
+  it('replaces an existing folder completely: stale files and folders disappear', async () => {
+    const root = tempRoot();
+    const out = path.join(root, 'public');
+    mkdirSync(path.join(out, 'api/v1/matrix/MA9999.1'), { recursive: true });
+    writeFileSync(path.join(out, 'api/v1/matrix/MA9999.1/index.json'), 'stale');
+    writeFileSync(path.join(out, 'index.html'), '<h1>old</h1>');
+    writeFileSync(path.join(out, 'stale.txt'), 'stale');
+    mkdirSync(path.join(out, 'empty-stale-folder'));
+    await writeSite(plan(), out, 2);
+    expect(listFiles(out)).toEqual(['404.html', 'api/v1/matrix/MA0004.1/index.json', 'api/v1/matrix/MA0004.1/logo.svg', 'index.html']);
+    expect(readdirSync(out).sort()).toEqual(['404.html', 'api', 'index.html']);
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toBe('<h1>new</h1>');
+    expect(readdirSync(root)).toEqual(['public']); // no .public-new-… / .public-old-… left
+  });
+
+  it('writing the same plan twice gives the same tree', async () => {
+    const root = tempRoot();
+    const out = path.join(root, 'public');
+    await writeSite(plan(), out);
+    const first = listFiles(out).map((f) => [f, readFileSync(path.join(out, f), 'utf8')]);
+    await writeSite(plan(), out, 1);
+    expect(listFiles(out).map((f) => [f, readFileSync(path.join(out, f), 'utf8')])).toEqual(first);
+    expect(readdirSync(root)).toEqual(['public']);
+  });
+
+  it('a write that fails leaves the previous folder as it was and no temporary folder', async () => {
+    const root = tempRoot();
+    const out = path.join(root, 'public');
+    await writeSite(plan(), out);
+    const before = listFiles(out).map((f) => [f, readFileSync(path.join(out, f), 'utf8')]);
+    // "a" as a file and as a folder: add() refuses that, so the clash is put
+    // into the map directly to make the write itself fail (EISDIR).
+    const bad = new OutputPlan();
+    bad.add('a/b', 'x');
+    bad.files.set('a', 'y');
+    await expect(writeSite(bad, out)).rejects.toThrow();
+    expect(listFiles(out).map((f) => [f, readFileSync(path.join(out, f), 'utf8')])).toEqual(before);
+    expect(readdirSync(root)).toEqual(['public']);
+    expect(existsSync(path.join(out, 'a'))).toBe(false);
+  });
+});
