@@ -27,8 +27,9 @@
     return;
   }
   if (kind === 'list') {
-    var page = query.has('page') ? query.get('page') : '1';
     var last = Number(document.body.getAttribute('data-last-page'));
+    var page = query.has('page') ? query.get('page') : '1';
+    if (page === 'last') page = String(last);
     if (!/^[0-9]+$/.test(page) || Number(page) < 1 || Number(page) > last) {
       fail('Invalid page "' + page + '": pages run from 1 to ' + last + '.');
       return;

@@ -3,7 +3,7 @@
 // list pages, so they are build output, not configuration).
 //
 // Host behaviour that shaped the rules (checked with `netlify dev`, see
-// test/e2e/netlify.test.ts):
+// test/e2e/netlify-routing.test.ts):
 // - A rule matches path + query; the first matching rule wins; extra query
 //   parameters and their order do not matter; "/x" also matches "/x/".
 // - A forced rewrite to a file that does not exist answers with the site's
@@ -52,11 +52,14 @@ export function redirectRules(pageCount: number, ids: KnownIds): RedirectRule[] 
   for (const format of FORMAT_IDS) {
     for (let page = 1; page <= pageCount; page++) rules.push(rewrite({ format, page: String(page) }, pageFile(page, format)));
   }
+  // DRF also answers page=last with the last page.
+  for (const format of FORMAT_IDS) rules.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
   // A known format with any other page value: the real service's 404.
   for (const format of FORMAT_IDS) rules.push(error({ format, page: ':page' }, errorPaths.invalidPage));
   for (const format of FORMAT_IDS) rules.push(rewrite({ format }, pageFile(1, format)));
   rules.push(error({ format: ':format' }, errorPaths.notFound));
   for (let page = 1; page <= pageCount; page++) rules.push(rewrite({ page: String(page) }, pageFile(page, DEFAULT_FORMAT)));
+  rules.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
   rules.push(error({ page: ':page' }, errorPaths.invalidPage));
   rules.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
 

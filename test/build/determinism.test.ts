@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT, SITE_BASE_URL, dataDir } from '../support/paths.ts';
+import { listFiles } from '../support/tree.ts';
 
 const run = promisify(execFile);
 
@@ -19,20 +20,6 @@ async function build(data: string, out: string, baseUrl: string): Promise<void> 
     env,
     maxBuffer: 16 * 1024 * 1024,
   });
-}
-
-/** Every file under dir, relative, "/"-separated, sorted. */
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else out.push(r);
-    }
-  };
-  walk('');
-  return out.sort();
 }
 
 /** The files whose bytes differ (after an optional rewrite of b's text), at most `limit`. */

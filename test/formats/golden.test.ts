@@ -1,6 +1,6 @@
 // Our text formats against real JASPAR output (../shared/golden/formats and
 // the official bundles in ../shared/jaspar), byte for byte.
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MEME_HEADER } from '../../generator/formats/meme.ts';
@@ -95,16 +95,25 @@ describe('official bundles, every record', () => {
     expect(mismatched).toEqual([]);
   });
 
-  it('JASPAR 2018 CORE MEME bundle: every record whose matrix kept its name', () => {
-    const text = readFileSync(path.join(SHARED, 'jaspar/2018/CORE/JASPAR2018_CORE_redundant_pfms_meme.txt'), 'utf8');
+  it('JASPAR 2018 CORE MEME bundle: every record whose matrix kept its name and counts', () => {
+    const core2018 = path.join(SHARED, 'jaspar/2018/CORE');
+    const text = readFileSync(path.join(core2018, 'JASPAR2018_CORE_redundant_pfms_meme.txt'), 'utf8');
     expect(text.startsWith(MEME_HEADER)).toBe(true);
     const bundle = records(text, /^MOTIF /gm);
+    // The same matrix in 2018's jaspar bundle tells whether name and (rounded) counts are unchanged.
+    // A few matrices hold fractional counts in JASPAR's database that the 2024 release gives only
+    // rounded (e.g. MA1153.1: 88.23 in the 2018 flat file, 88 in the .jaspar): their MEME
+    // probabilities differ in the last digits, so they are left out here.
+    const jaspar2018 = records(readFileSync(path.join(core2018, 'JASPAR2018_CORE_redundant_pfms_jaspar.txt'), 'utf8'), /^>/gm);
+    const flatFile = (id: string) => path.join(SHARED, 'jaspar/2018/all_data/FlatFileDir', `${id}.pfm`);
+    const fractional = (id: string) => existsSync(flatFile(id)) && /\.(?!0+\b)\d/.test(readFileSync(flatFile(id), 'utf8'));
     const known = new Map(sharedRelease().matrices.map((m) => [m.matrixId, m]));
+    const precise = JSON.parse(readFileSync(path.join(dataDir(), 'pfm_noninteger.json'), 'utf8')) as Record<string, unknown>;
     let compared = 0;
     const mismatched: string[] = [];
     for (const [id, record] of bundle) {
       const m = known.get(id);
-      if (!m || !record.startsWith(`MOTIF ${id} ${m.name}\n`)) continue;
+      if (!m || jaspar2018.get(id) !== renderDetail(m, 'jaspar') || (fractional(id) && !(id in precise))) continue;
       compared++;
       if (renderDetail(m, 'meme') !== MEME_HEADER + record) mismatched.push(id);
     }

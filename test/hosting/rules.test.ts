@@ -14,6 +14,8 @@ describe('redirect rules', () => {
     expect(text).toContain('/api/v1/matrix format=json page=:page /api/v1/errors/invalid-page.json 404!');
     expect(text).toContain('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!');
     expect(text).toContain('/api/v1/matrix /api/v1/matrix/page/1/index.json 200!');
+    expect(text).toContain('/api/v1/matrix format=yaml page=last /api/v1/matrix/page/3/index.yaml 200!');
+    expect(text).toContain('/api/v1/matrix page=last /api/v1/matrix/page/3/index.json 200!');
     expect(text).toContain('/api/v1/matrix/MA0004.2 /api/v1/matrix/MA0004.2/index.json 200!');
     expect(text).toContain('/api/v1/matrix/MA0004/versions /api/v1/matrix/MA0004/versions/index.json 200!');
     expect(text).toContain('/api/v1/matrix/:id format=meme /api/v1/matrix/:id/index.meme.txt 200!');
@@ -25,8 +27,8 @@ describe('redirect rules', () => {
     expect(at('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!')).toBeLessThan(at('/api/v1/matrix page=1 /api/v1/matrix/page/1/index.json 200!'));
   });
 
-  it('counts 10 rules per page plus a fixed set plus one per id', () => {
-    expect(rules.length).toBe(10 * 3 + 9 + 9 + 1 + 1 + 1 + 2 * 10 + 1 + 3 + 1);
+  it('counts 10 rules per page plus a fixed set (page=last included) plus one per id', () => {
+    expect(rules.length).toBe(10 * 3 + 9 + 9 + 9 + 1 + 1 + 1 + 1 + 2 * 10 + 1 + 3 + 1);
   });
 });
 

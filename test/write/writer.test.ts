@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_DIR_ENTRIES, OutputPlan, writeSite } from '../../generator/write/writer.ts';
+import { listFiles } from '../support/tree.ts';
 
 const temps: string[] = [];
 function tempRoot(): string {
@@ -15,19 +16,6 @@ function tempRoot(): string {
 afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
-
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(r);
-      else out.push(r);
-    }
-  };
-  walk('');
-  return out.sort();
-}
 
 describe('OutputPlan', () => {
   it('accepts clean relative paths and counts bytes', () => {

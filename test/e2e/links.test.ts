@@ -1,0 +1,208 @@
+// Link integrity: every URL a body of the built site points at must answer.
+// URLs come from every JSON, JSONP (under api/), YAML and HTML file; they are
+// checked on Netlify's own engine (`netlify dev`, query URLs as they are) and
+// on a plain static server (http-server, query URLs mapped to their path URL).
+//
+// Sampling on netlify dev: it needs 10-130 ms a request here (it walks the
+// ~16,000 generated redirect rules for every request, on one core), so the
+// ~90,000 unique URLs would take well over an hour. netlify dev therefore
+// checks ALL query URLs (the ones only the rules can answer) plus a
+// deterministic, stratified sample of the path URLs (up to PATH_SAMPLE_PER_SHAPE
+// of every URL shape, evenly spread); http-server checks every URL. The printed
+// counts say which is which.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import fg from 'fast-glob';
+import yaml from 'js-yaml';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { SITE_BASE_URL } from '../support/paths.ts';
+import { FORMAT_FILES, type Format, fetchAll, get, problems, startHttpServer, startNetlifyDev, type RunningServer } from '../support/servers.ts';
+
+const siteDir = inject('siteDir');
+const PATH_SAMPLE_PER_SHAPE = 25;
+const NETLIFY_CONCURRENCY = 8;
+const HTTP_SERVER_CONCURRENCY = 24;
+
+interface Collected {
+  /** Unique root-relative URLs ("/api/v1/matrix?format=json&page=2"), sorted. */
+  urls: string[];
+  /** Links to another host (pages must work offline), with the file. */
+  foreign: string[];
+  /** Files that could not be read as their format. */
+  unreadable: string[];
+  files: number;
+}
+
+/** Decodes the entities an HTML attribute value may carry. */
+function decodeEntities(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#\d+|amp|quot|apos|lt|gt);/gi, (_, name: string) => {
+    const lower = name.toLowerCase();
+    if (lower.startsWith('#x')) return String.fromCodePoint(parseInt(lower.slice(2), 16));
+    if (lower.startsWith('#')) return String.fromCodePoint(parseInt(lower.slice(1), 10));
+    return ({ amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' } as Record<string, string>)[lower];
+  });
+}
+
+/** The URL a file is served at: "api/v1/matrix/page/2/index.html" → "/api/v1/matrix/page/2/". */
+function servedAt(file: string): string {
+  return `/${file}`.replace(/index\.html$/, '');
+}
+
+function collect(): Collected {
+  const base = new URL(SITE_BASE_URL);
+  const urls = new Set<string>();
+  const foreign: string[] = [];
+  const unreadable: string[] = [];
+  const fromBase = (value: string) => value.slice(SITE_BASE_URL.length) || '/';
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      if (value === SITE_BASE_URL || value.startsWith(`${SITE_BASE_URL}/`)) urls.add(fromBase(value));
+    } else if (Array.isArray(value)) {
+      for (const v of value) walk(v);
+    } else if (value !== null && typeof value === 'object') {
+      for (const v of Object.values(value)) walk(v);
+    }
+  };
+  const files = fg.sync(['**/*.json', 'api/**/*.js', '**/*.yaml', '**/*.html'], { cwd: siteDir, dot: true, onlyFiles: true }).sort();
+  for (const file of files) {
+    const text = readFileSync(path.join(siteDir, file), 'utf8');
+    try {
+      if (file.endsWith('.json')) {
+        walk(JSON.parse(text));
+      } else if (file.endsWith('.js')) {
+        const m = /^callback\(([\s\S]*)\);\s*$/.exec(text);
+        if (!m) throw new Error('not callback(…);');
+        walk(JSON.parse(m[1]));
+      } else if (file.endsWith('.yaml')) {
+        walk(yaml.load(text));
+      } else {
+        for (const m of text.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gi)) {
+          const raw = decodeEntities((m[1] ?? m[2] ?? m[3]).trim());
+          if (raw === '' || raw.startsWith('#') || /^(mailto|tel|data):/i.test(raw)) continue;
+          const resolved = new URL(raw, `${SITE_BASE_URL}${servedAt(file)}`);
+          if (resolved.origin !== base.origin) {
+            foreign.push(`${file}: ${raw}`);
+            continue;
+          }
+          urls.add(`${resolved.pathname}${resolved.search}`);
+        }
+      }
+    } catch (error) {
+      unreadable.push(`${file}: ${(error as Error).message}`);
+    }
+  }
+  return { urls: [...urls].sort(), foreign, unreadable, files: files.length };
+}
+
+/** The shape of a URL: ids and numbers replaced, so that samples cover every kind of link. */
+function shape(url: string): string {
+  return url.replace(/[A-Z]{2}\d{4}(\.\d+)?/g, '<id>').replace(/\d+/g, '<n>');
+}
+
+function stratifiedSample(urls: string[], perShape: number): string[] {
+  const byShape = new Map<string, string[]>();
+  for (const u of urls) {
+    const key = shape(u);
+    const group = byShape.get(key);
+    if (group) group.push(u);
+    else byShape.set(key, [u]);
+  }
+  const out: string[] = [];
+  for (const group of byShape.values()) {
+    if (group.length <= perShape) out.push(...group);
+    else for (let i = 0; i < perShape; i++) out.push(group[Math.floor((i * group.length) / perShape)]);
+  }
+  return out.sort();
+}
+
+/** The path URL a plain static server answers for a query URL, or null. */
+function pathEquivalent(url: string): string | null {
+  const u = new URL(url, 'http://x');
+  const format = u.searchParams.get('format') ?? 'json';
+  if (!Object.hasOwn(FORMAT_FILES, format)) return null;
+  const file = (dir: string) => (format === 'api' ? dir : `${dir}${FORMAT_FILES[format as Format]}`);
+  if (/^\/api\/v1\/matrix\/?$/.test(u.pathname)) {
+    const page = u.searchParams.get('page') ?? '1';
+    return /^[1-9]\d*$/.test(page) ? file(`/api/v1/matrix/page/${page}/`) : null;
+  }
+  const m = /^\/api\/v1\/matrix\/([A-Z]{2}\d{4}(?:\.\d+)?)(\/versions)?\/?$/.exec(u.pathname);
+  return m ? file(`/api/v1/matrix/${m[1]}${m[2] ?? ''}/`) : null;
+}
+
+interface Outcome {
+  checked: number;
+  broken: string[];
+  seconds: number;
+}
+
+async function check(server: RunningServer, urls: string[], concurrency: number, redirect: RequestRedirect): Promise<Outcome> {
+  const started = performance.now();
+  const broken = (await fetchAll(urls, concurrency, async (u) => {
+    try {
+      const r = await get(`${server.origin}${u}`, redirect);
+      return r.status === 200 ? null : `${u} → ${r.status}`;
+    } catch (error) {
+      return `${u} → ${(error as Error).message}`;
+    }
+  })).filter((b): b is string => b !== null);
+  return { checked: urls.length, broken, seconds: (performance.now() - started) / 1000 };
+}
+
+let collected: Collected;
+let netlify: RunningServer;
+let httpServer: RunningServer;
+
+beforeAll(async () => {
+  const started = performance.now();
+  const servers = Promise.all([startNetlifyDev(siteDir), startHttpServer(siteDir)]);
+  collected = collect();
+  console.log(`links: ${collected.urls.length} unique URLs (${collected.urls.filter((u) => u.includes('?')).length} with a query) from ${collected.files} files in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  [netlify, httpServer] = await servers;
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([netlify?.stop(), httpServer?.stop()]);
+}, 30_000);
+
+describe('links in the built site', () => {
+  it('reads every body and links to no other host', () => {
+    expect(collected.urls.length).toBeGreaterThan(0);
+    expect(collected.unreadable, problems(collected.unreadable)).toEqual([]);
+    expect(collected.foreign, `pages must work offline; links to other hosts: ${problems(collected.foreign)}`).toEqual([]);
+  });
+
+  // The two servers are separate processes: checking them at the same time
+  // uses both cores.
+  describe.concurrent('every link answers 200', () => {
+    it('on netlify dev: every query URL and a sample of the path URLs', async () => {
+      const query = collected.urls.filter((u) => u.includes('?'));
+      const paths = collected.urls.filter((u) => !u.includes('?'));
+      const sample = stratifiedSample(paths, PATH_SAMPLE_PER_SHAPE);
+      // No redirects allowed: the rules rewrite (200), they never redirect.
+      const outcome = await check(netlify, [...query, ...sample], NETLIFY_CONCURRENCY, 'manual');
+      console.log(`links on netlify dev: ${outcome.checked} unique URLs checked (all ${query.length} query URLs + a sample of ${sample.length} of the ${paths.length} path URLs), ${outcome.broken.length} broken, ${outcome.seconds.toFixed(1)} s`);
+      expect(outcome.broken, problems(outcome.broken)).toEqual([]);
+    }, 600_000);
+
+    it('on http-server: every path URL, query URLs as their path URL', async () => {
+      const unmappable: string[] = [];
+      const targets = new Set<string>();
+      let query = 0;
+      for (const u of collected.urls) {
+        if (!u.includes('?')) {
+          targets.add(u);
+          continue;
+        }
+        query++;
+        const mapped = pathEquivalent(u);
+        if (mapped === null) unmappable.push(`${u} → no path URL`);
+        else targets.add(mapped);
+      }
+      // versions_url has no trailing slash: http-server redirects it to the folder.
+      const outcome = await check(httpServer, [...targets].sort(), HTTP_SERVER_CONCURRENCY, 'follow');
+      const broken = [...unmappable, ...outcome.broken];
+      console.log(`links on http-server: ${outcome.checked} unique URLs checked (every path URL; ${query} query URLs mapped to path URLs), ${broken.length} broken, ${outcome.seconds.toFixed(1)} s`);
+      expect(broken, problems(broken)).toEqual([]);
+    }, 600_000);
+  });
+});
