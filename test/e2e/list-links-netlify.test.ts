@@ -1,0 +1,50 @@
+// Every `url`, `sequence_logo` and `versions_url` reachable from the list
+// resolves on Netlify's own engine: the list pages' `url` and
+// `sequence_logo` of all 5278 matrices, and the `versions_url` of every
+// matrix's detail body, as the bodies carry them (base URL → server origin).
+// links.test.ts samples the path URLs on netlify dev; this file checks these
+// three fields completely, in its own process so it runs beside the others.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import { SITE_BASE_URL } from '../support/paths.ts';
+import { fetchAll, get, problems, startNetlifyDev, type RunningServer } from '../support/servers.ts';
+
+const siteDir = inject('siteDir');
+let netlify: RunningServer;
+
+beforeAll(async () => {
+  netlify = await startNetlifyDev(siteDir);
+}, 180_000);
+
+afterAll(async () => {
+  await netlify?.stop();
+}, 30_000);
+
+it('resolves every url, sequence_logo and versions_url', async () => {
+  const pagesDir = path.join(siteDir, 'api/v1/matrix/page');
+  const urls = new Set<string>();
+  const fields = { url: 0, sequence_logo: 0, versions_url: 0 };
+  for (const page of readdirSync(pagesDir)) {
+    const body = JSON.parse(readFileSync(path.join(pagesDir, page, 'index.json'), 'utf8')) as { results: { url: string; sequence_logo: string; matrix_id: string }[] };
+    for (const r of body.results) {
+      urls.add(r.url);
+      urls.add(r.sequence_logo);
+      fields.url++;
+      fields.sequence_logo++;
+      const detail = JSON.parse(readFileSync(path.join(siteDir, `api/v1/matrix/${r.matrix_id}/index.json`), 'utf8')) as { versions_url: string };
+      urls.add(detail.versions_url);
+      fields.versions_url++;
+    }
+  }
+  const list = [...urls].sort();
+  for (const u of list) expect(u.startsWith(SITE_BASE_URL)).toBe(true);
+  const started = performance.now();
+  const broken = (await fetchAll(list, 8, async (u) => {
+    const r = await get(`${netlify.origin}${u.slice(SITE_BASE_URL.length)}`, 'manual');
+    return r.status === 200 && r.body.length > 0 ? null : `${u} → ${r.status}`;
+  })).filter((b): b is string => b !== null);
+  console.log(`list links on netlify dev: ${fields.url} url, ${fields.sequence_logo} sequence_logo, ${fields.versions_url} versions_url fields; ${list.length} unique URLs checked, ${broken.length} broken, ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  expect(list.length).toBeGreaterThan(13_000);
+  expect(broken, problems(broken)).toEqual([]);
+}, 2_400_000);
