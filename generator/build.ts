@@ -12,6 +12,7 @@ import type { FormatContext } from './formats/types.ts';
 import { headerRules, printHeaders, printRedirects, redirectRules } from './hosting/rules.ts';
 import { renderLogoSvg } from './logos/svg.ts';
 import { homePage } from './pages/home.ts';
+import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search.ts';
 import { planResources, withFormat } from './resources.ts';
 import { LIST, detailDir, errorPaths, logoPath, outputPath, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
 import { OutputPlan, writeSite } from './write/writer.ts';
@@ -79,6 +80,9 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omi
   plan.add('_headers', printHeaders(headerRules()));
   plan.add('static/api/site.css', readFileSync(path.join(ASSETS, 'site.css')));
   plan.add('static/api/site.js', readFileSync(path.join(ASSETS, 'site.js')));
+  plan.add(SEARCH_JS.slice(1), readFileSync(path.join(ASSETS, 'search.js')));
+  plan.add(SEARCH_INDEX.slice(1), searchIndex(release));
+  plan.add('search/index.html', searchPage(release));
   plan.add('index.html', homePage(release, base, listPages));
   plan.checkFolderSizes();
   return {

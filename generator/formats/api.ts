@@ -12,6 +12,14 @@ import type { Format, FormatContext, Link, Resource } from './types.ts';
 
 export const API_CSS = '/static/api/site.css';
 export const API_JS = '/static/api/site.js';
+export const SEARCH_PAGE = '/search/';
+
+/** The banner of every page for people: home link, search box, breadcrumbs. */
+export function siteHeader(releaseName: string, breadcrumbs = ''): string {
+  return `<header><div class="bar"><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(releaseName)}</span></p>
+<form class="search" role="search" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="name, ID, collection or taxon" autocomplete="off"> <button type="submit">Search</button></form></div>
+${breadcrumbs ? `<nav aria-label="Breadcrumbs">${breadcrumbs}</nav>` : ''}</header>`;
+}
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export function escapeHtml(text: string): string {
@@ -67,7 +75,28 @@ function matrixDetail(resource: Resource): string {
   const body = BASES.map((b) => `<tr><th scope="row">${b}</th>${m.pfm[b].map((v) => `<td>${escapeHtml(pyRepr(v))}</td>`).join('')}</tr>`).join('');
   const logo = resource.nav.logo ? `<img class="logo" src="${escapeHtml(resource.nav.logo)}" alt="Sequence logo of ${escapeHtml(m.matrixId)} ${escapeHtml(m.name)}">` : '';
   const versions = resource.nav.versions?.length ? `<p>Versions: ${links(resource.nav.versions, m.matrixId)}</p>` : '';
-  return `<section aria-label="Matrix">${logo}<div class="scroll"><table class="pfm"><caption>Counts of ${escapeHtml(m.matrixId)}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${versions}</section>`;
+  return `<section aria-label="Matrix">${logo}${annotations(m)}<div class="scroll"><table class="pfm"><caption>Counts of ${escapeHtml(m.matrixId)}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${versions}</section>`;
+}
+
+/** The release's annotations of a matrix as a definition list; empty ones are left out. */
+function annotations(m: Resource['matrices'][number]): string {
+  const rows: [string, string][] = [
+    ['Name', m.name],
+    ['Matrix ID', m.matrixId],
+    ['Collection', m.collection],
+    ['Taxonomic group', m.taxGroup],
+    ['Class', m.tfClass.join('; ')],
+    ['Family', m.tfFamily.join('; ')],
+    ['Data type', m.dataType],
+    ['Species', m.species.map((s) => (s.taxId === null ? s.name : `${s.name} (${s.taxId})`)).join('; ')],
+    ['UniProt', m.uniprotIds.join('; ')],
+    ['PubMed', m.pubmedIds.join('; ')],
+    ['Source', m.source],
+    ['Comment', m.comment],
+    ['Columns', String(m.pfm.A.length)],
+  ];
+  const items = rows.filter(([, value]) => value !== '').map(([key, value]) => `<dt>${key}</dt><dd>${escapeHtml(value)}</dd>`).join('');
+  return `<dl class="annotations">${items}</dl>`;
 }
 
 export const api: Format = {
@@ -89,8 +118,7 @@ export const api: Format = {
 <script src="${API_JS}" defer></script>
 </head>
 <body data-kind="${resource.kind}"${nav.pages ? ` data-last-page="${nav.pages.last}"` : ''}>
-<header><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(context.release.name)}</span></p>
-<nav aria-label="Breadcrumbs">${links(nav.breadcrumbs)}</nav></header>
+${siteHeader(context.release.name, links(nav.breadcrumbs))}
 <main>
 <h1>${escapeHtml(nav.title)}</h1>
 <nav class="formats" aria-label="Formats"><span>Format:</span> ${links(formats, 'api')}</nav>

@@ -2,7 +2,7 @@
 // URLs that answer on Netlify and on any static server.
 import type { Release } from '../dataset/types.ts';
 import { API_CSS } from '../formats/api.ts';
-import { escapeHtml } from '../formats/api.ts';
+import { escapeHtml, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
 import { listOrder } from '../resources.ts';
 import { LIST, detailDir, listDir, pathUrl } from '../routes/urls.ts';
@@ -21,7 +21,7 @@ export function homePage(release: Release, base: string, listPages: number): str
 <link rel="stylesheet" href="${API_CSS}">
 </head>
 <body>
-<header><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(release.info.name)}</span></p></header>
+${siteHeader(release.info.name)}
 <main>
 <h1>JASPAR REST API, pre-rendered</h1>
 <p>Every response of the JASPAR <code>/api/v1/matrix</code> API for ${escapeHtml(release.info.name)}: ${release.matrices.length} matrices on ${listPages} list pages, each matrix and its versions, in ${FORMAT_IDS.length} formats, with a sequence logo per matrix. Absolute URLs in the responses point at <code>${escapeHtml(base)}</code>.</p>

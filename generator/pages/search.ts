@@ -1,0 +1,41 @@
+// Search on a static site: a prebuilt index of every matrix (id, name,
+// collection, taxonomic group, in list order) and a page whose script
+// filters it in the browser. The page reads ?q= itself, so the search box
+// works on any static host.
+import type { Release } from '../dataset/types.ts';
+import { API_CSS, escapeHtml, siteHeader } from '../formats/api.ts';
+import { listOrder } from '../resources.ts';
+import { listDir } from '../routes/urls.ts';
+
+export const SEARCH_INDEX = '/static/search/index.json';
+export const SEARCH_JS = '/static/api/search.js';
+
+export function searchIndex(release: Release): string {
+  const rows = listOrder(release.matrices).map((m) => [m.matrixId, m.name, m.collection, m.taxGroup]);
+  return `${JSON.stringify({ fields: ['matrix_id', 'name', 'collection', 'tax_group'], matrices: rows })}\n`;
+}
+
+export function searchPage(release: Release): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Search – JASPAR REST API (static mirror)</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${API_CSS}">
+<script src="${SEARCH_JS}" defer></script>
+</head>
+<body data-index="${SEARCH_INDEX}">
+${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
+<main>
+<h1>Search matrices</h1>
+<p id="search-status" role="status" aria-live="polite">Type a name (e.g. CTCF), a matrix or base id (MA0139), a collection (CORE, UNVALIDATED) or a taxonomic group (vertebrates). All words must match.</p>
+<noscript><p>Search needs JavaScript. Without it, <a href="${listDir(1)}">browse the matrix list</a> (ordered by name).</p></noscript>
+<div id="search-results"></div>
+<p class="muted">${escapeHtml(release.info.name)}: ${release.matrices.length} matrices in the index.</p>
+</main>
+</body>
+</html>
+`;
+}
