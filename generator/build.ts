@@ -64,7 +64,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omi
     }
   }
   // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
-  plan.add(`${LIST.slice(1)}/index.html`, FORMATS.api.render(withFormat(planned[0], 'api', base), context));
+  const firstPage = planned.find((p) => p.resource.kind === 'list' && p.neighbours?.previous === null)!;
+  plan.add(`${LIST.slice(1)}/index.html`, FORMATS.api.render(withFormat(firstPage, 'api', base), context));
   for (const m of release.matrices) {
     plan.add(logoPath(m.matrixId).slice(1), renderLogoSvg(m.pfm));
     if (m.sites !== null) plan.add(sitesPath(m.matrixId).slice(1), m.sites);

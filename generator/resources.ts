@@ -6,7 +6,7 @@ import { FORMAT_IDS, type FormatId } from './formats/registry.ts';
 import { PyFloat, type Json, type Link, type Nav, type Resource } from './formats/types.ts';
 import { paginate } from './routes/paginate.ts';
 import {
-  LIST, detailDir, detailUrl, listDir, listQueryUrl, logoUrl, pathUrl, sitesUrl, versionsDir, versionsUrl,
+  LIST, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pathUrl, sitesUrl, versionsDir, versionsUrl,
 } from './routes/urls.ts';
 
 export const PAGE_SIZE = 10;
@@ -149,7 +149,7 @@ function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb
       title: `${m.matrixId} ${m.name}`,
       request: `${request}?format=api`,
       formats: formatLinks(detailDir(m.matrixId)),
-      logo: new URL(logoUrl('http://x', m.matrixId)).pathname,
+      logo: logoPath(m.matrixId),
       versions,
       breadcrumbs: [LIST_CRUMB, versionsCrumb, { label: m.matrixId, href: detailDir(m.matrixId) }],
     },
