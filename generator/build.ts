@@ -14,7 +14,7 @@ import { renderLogoSvg } from './logos/svg.ts';
 import { homePage } from './pages/home.ts';
 import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search.ts';
 import { planResources, withFormat } from './resources.ts';
-import { LIST, detailDir, errorPaths, logoPath, outputPath, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
+import { LIST, detailDir, errorPaths, logoPath, outputPath, pageHref, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
 import { OutputPlan, writeSite } from './write/writer.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,7 +52,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omi
   const context: FormatContext = {
     release: info,
     logoHref: logoPath,
-    detailHref: detailDir,
+    detailHref: (matrixId) => pageHref(detailDir(matrixId)),
   };
 
   const plan = new OutputPlan();

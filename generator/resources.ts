@@ -6,7 +6,7 @@ import { FORMAT_IDS, type FormatId } from './formats/registry.ts';
 import { PyFloat, type Json, type Link, type Nav, type Resource } from './formats/types.ts';
 import { paginate } from './routes/paginate.ts';
 import {
-  LIST, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pathUrl, sitesUrl, versionsDir, versionsUrl,
+  LIST, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl, versionsDir, versionsUrl,
 } from './routes/urls.ts';
 
 export const PAGE_SIZE = 10;
@@ -65,7 +65,7 @@ export function detailBody(m: Matrix, base: string): Json {
 const floats = (values: number[]) => values.map((v) => new PyFloat(v));
 
 function formatLinks(dir: string): Nav['formats'] {
-  return FORMAT_IDS.map((format) => ({ format, href: pathUrl(dir, format) }));
+  return FORMAT_IDS.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
 }
 
 const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
@@ -80,6 +80,7 @@ export function planResources(release: Release, base: string): PlannedResource[]
     for (let n = Math.max(1, page.number - 3); n <= Math.min(page.last, page.number + 3); n++) window.push({ label: String(n), href: listDir(n) });
     const nav: Nav = {
       title: 'Matrix List',
+      dir: listDir(page.number),
       request: `${LIST}/?format=api&page=${page.number}`,
       formats: formatLinks(listDir(page.number)),
       pages: {
@@ -114,8 +115,8 @@ export function planResources(release: Release, base: string): PlannedResource[]
   }
   for (const [baseId, unsorted] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const versions = [...unsorted].sort((a, b) => a.version - b.version);
-    const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: detailDir(v.matrixId) }));
-    const versionsCrumb: Link = { label: `${baseId} versions`, href: versionsDir(baseId) };
+    const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(v.matrixId)) }));
+    const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(baseId)) };
     for (const m of versions) {
       planned.push({ dir: detailDir(m.matrixId), resource: detailResource(m, base, versionLinks, versionsCrumb) });
     }
@@ -130,6 +131,7 @@ export function planResources(release: Release, base: string): PlannedResource[]
         matrices: versions,
         nav: {
           title: `${baseId} versions`,
+          dir: versionsDir(baseId),
           request: `${LIST}/${baseId}/versions/?format=api`,
           formats: formatLinks(versionsDir(baseId)),
           breadcrumbs: [LIST_CRUMB, versionsCrumb],
@@ -147,11 +149,12 @@ function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb
     matrices: [m],
     nav: {
       title: `${m.matrixId} ${m.name}`,
+      dir: request.replace(/\?.*$/, ''),
       request: `${request}?format=api`,
       formats: formatLinks(detailDir(m.matrixId)),
       logo: logoPath(m.matrixId),
       versions,
-      breadcrumbs: [LIST_CRUMB, versionsCrumb, { label: m.matrixId, href: detailDir(m.matrixId) }],
+      breadcrumbs: [LIST_CRUMB, versionsCrumb, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
     },
   };
 }

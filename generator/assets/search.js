@@ -47,7 +47,8 @@
     var body = document.createElement('tbody');
     found.slice(0, MAX).forEach(function (row) {
       var tr = document.createElement('tr');
-      var href = '/api/v1/matrix/' + encodeURIComponent(row[0]) + '/';
+      // ?format=api: on Netlify the folder URL answers JSON.
+      var href = '/api/v1/matrix/' + encodeURIComponent(row[0]) + '/?format=api';
       var a = document.createElement('a');
       a.href = href;
       a.textContent = row[0];

@@ -75,7 +75,7 @@ function matrixDetail(resource: Resource): string {
   const body = BASES.map((b) => `<tr><th scope="row">${b}</th>${m.pfm[b].map((v) => `<td>${escapeHtml(pyRepr(v))}</td>`).join('')}</tr>`).join('');
   const logo = resource.nav.logo ? `<img class="logo" src="${escapeHtml(resource.nav.logo)}" alt="Sequence logo of ${escapeHtml(m.matrixId)} ${escapeHtml(m.name)}">` : '';
   const versions = resource.nav.versions?.length ? `<p>Versions: ${links(resource.nav.versions, m.matrixId)}</p>` : '';
-  return `<section aria-label="Matrix">${logo}${annotations(m)}<div class="scroll"><table class="pfm"><caption>Counts of ${escapeHtml(m.matrixId)}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${versions}</section>`;
+  return `<section aria-label="Matrix">${logo}${annotations(m)}<div class="scroll" tabindex="0" role="region" aria-label="Counts of ${escapeHtml(m.matrixId)}"><table class="pfm"><caption>Counts of ${escapeHtml(m.matrixId)}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div>${versions}</section>`;
 }
 
 /** The release's annotations of a matrix as a definition list; empty ones are left out. */
@@ -115,9 +115,9 @@ export const api: Format = {
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${API_CSS}">
-<script src="${API_JS}" defer></script>
 </head>
-<body data-kind="${resource.kind}"${nav.pages ? ` data-last-page="${nav.pages.last}"` : ''}>
+<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
+<script src="${API_JS}"></script>
 ${siteHeader(context.release.name, links(nav.breadcrumbs))}
 <main>
 <h1>${escapeHtml(nav.title)}</h1>

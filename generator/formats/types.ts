@@ -19,6 +19,8 @@ export interface Link {
 /** Navigation for people (the api format): root-relative path URLs that work on any static host. */
 export interface Nav {
   title: string;
+  /** The resource's folder (path URL ending in "/"), where its files in every format lie. */
+  dir: string;
   /** The request as the real API is asked, e.g. "/api/v1/matrix/?format=api&page=3". */
   request: string;
   /** This resource in every format, path URLs. */

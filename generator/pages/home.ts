@@ -5,7 +5,7 @@ import { API_CSS } from '../formats/api.ts';
 import { escapeHtml, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
 import { listOrder } from '../resources.ts';
-import { LIST, detailDir, listDir, pathUrl } from '../routes/urls.ts';
+import { LIST, detailDir, listDir, pageHref, pathUrl } from '../routes/urls.ts';
 
 export function homePage(release: Release, base: string, listPages: number): string {
   const example = listOrder(release.matrices)[0];
@@ -25,7 +25,7 @@ ${siteHeader(release.info.name)}
 <main>
 <h1>JASPAR REST API, pre-rendered</h1>
 <p>Every response of the JASPAR <code>/api/v1/matrix</code> API for ${escapeHtml(release.info.name)}: ${release.matrices.length} matrices on ${listPages} list pages, each matrix and its versions, in ${FORMAT_IDS.length} formats, with a sequence logo per matrix. Absolute URLs in the responses point at <code>${escapeHtml(base)}</code>.</p>
-<p><a href="${listDir(1)}">Browse the matrix list</a>${example ? ` · <a href="${escapeHtml(detailDir(example.matrixId))}">an example matrix (${id})</a>` : ''}</p>
+<p><a href="${listDir(1)}">Browse the matrix list</a>${example ? ` · <a href="${escapeHtml(pageHref(detailDir(example.matrixId)))}">an example matrix (${id})</a>` : ''}</p>
 <table>
 <caption>The list in each format: query URL (Netlify) and path URL (any static server)</caption>
 <thead><tr><th scope="col">format</th><th scope="col">query URL</th><th scope="col">path URL</th></tr></thead>

@@ -24,6 +24,15 @@ export function pathUrl(dir: string, format: FormatId): string {
   return format === 'api' ? dir : `${dir}${fileName(format)}`;
 }
 
+/** Where pages for people link to a resource's own page. On Netlify a
+ *  matrix or versions folder URL answers JSON (the API's default format),
+ *  so those links ask for the page with ?format=api, which static hosts
+ *  answer with the folder's index.html as well. List page folders have no
+ *  rule and are linked as they are. */
+export function pageHref(dir: string): string {
+  return dir.startsWith(`${LIST}/page/`) ? dir : `${dir}?format=api`;
+}
+
 /** Output path (relative, no leading slash) of a resource folder + format. */
 export function outputPath(dir: string, format: FormatId): string {
   return `${dir}${fileName(format)}`.slice(1);

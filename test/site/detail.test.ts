@@ -69,6 +69,7 @@ describe('matrix detail', () => {
     const html = read('api/v1/matrix/MA0004.1/index.html');
     expect(html).toContain('<img class="logo" src="/static/logos/svg/MA0004.1.svg"');
     expect(html).toContain('<th scope="row">A</th><td>4.0</td><td>19.0</td>');
-    expect(html).toContain('href="/api/v1/matrix/MA0004/versions/"');
+    expect(html).toContain('href="/api/v1/matrix/MA0004/versions/?format=api"');
+    expect(html).toContain('<div class="scroll" tabindex="0" role="region" aria-label="Counts of MA0004.1">');
   });
 });

@@ -34,6 +34,6 @@ export function context(info = releaseInfo()): FormatContext {
 
 /** Renders one matrix's detail resource in a text format. */
 export function renderDetail(m: Matrix, format: FormatId, info = releaseInfo()): string {
-  const resource: Resource = { kind: 'detail', body: null, matrices: [m], nav: { title: '', request: '', formats: [], breadcrumbs: [] } };
+  const resource: Resource = { kind: 'detail', body: null, matrices: [m], nav: { title: '', dir: '', request: '', formats: [], breadcrumbs: [] } };
   return FORMATS[format].render(resource, context(info));
 }
