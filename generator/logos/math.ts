@@ -3,16 +3,9 @@
 // is how JASPAR draws its SVG logos: IC = 2 − H with no small-sample
 // correction, letter height = p · IC, smallest letter at the bottom.
 
-export const BASES = ['A', 'C', 'G', 'T'] as const;
-export type Base = (typeof BASES)[number];
-
-/** Position frequency matrix: counts per base, possibly fractional; arrays of equal length. */
-export interface Pfm {
-  A: number[];
-  C: number[];
-  G: number[];
-  T: number[];
-}
+// The bases and the count matrix are the dataset's own types.
+import { BASES, type Base, type Pfm } from '../dataset/types.ts';
+export { BASES, type Base, type Pfm };
 
 export interface LogoLetter {
   base: Base;

@@ -1,8 +1,7 @@
 // The site's front page: what this is, where the data comes from, and the
 // URLs that answer on Netlify and on any static server.
 import type { Release } from '../dataset/types.ts';
-import { API_CSS } from '../formats/api.ts';
-import { escapeHtml, siteHeader } from '../formats/api.ts';
+import { API_CSS, escapeHtml, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
 import { listOrder } from '../resources.ts';
 import { LIST, detailDir, listDir, pageHref, pathUrl } from '../routes/urls.ts';
