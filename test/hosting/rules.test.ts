@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { headerRules, printHeaders, printRedirects, redirectRules } from '../../generator/hosting/rules.ts';
+import { headerRules, printHeaders } from '../../generator/hosting/headers.ts';
+import { printRedirects, redirectRules } from '../../generator/hosting/rules.ts';
 
 const ids = { matrixIds: ['MA0004.1', 'MA0004.2'], baseIds: ['MA0004'] };
 
