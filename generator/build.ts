@@ -1,22 +1,29 @@
 // The pipeline, top to bottom: read the release description and the
 // dataset → validate (all problems at once) → plan every resource → render
 // each in every format, plus logos, sites, errors and host rules → write
-// into a temporary folder and swap it in.
+// what changed (write/writer.ts; render workers do the rendering, see
+// generator/pipeline/). A build whose inputs (release, generator, options)
+// and output folder are as the previous build left them stops early.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { loadRelease, readReleaseInfo } from './dataset/load.ts';
-import { FORMAT_IDS, FORMATS } from './formats/registry.ts';
-import type { FormatContext } from './formats/types.ts';
+import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
-import { renderLogoSvg } from './logos/svg.ts';
 import { homePage } from './pages/home.ts';
 import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search.ts';
-import { planResources, withFormat } from './resources.ts';
+import { apiExtras, routingInput } from './api-extras.ts';
+import { planEndpoints } from './endpoints.ts';
+import { defaultPageCount, formatsOf, planResources, withFormat } from './resources.ts';
 import { LIST, detailDir, errorPaths, logoPath, outputPath, pageHref, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
-import { OutputPlan, writeSite } from './write/writer.ts';
+import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
+import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
+import { formatContext } from './pipeline/render.ts';
+import { chooseLayout, currentLayout, useLayout } from './routes/shard.ts';
+import { writeMirror } from './mirror/archive.ts';
+import { downloadFiles } from './mirror/plan.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA = path.resolve(PROJECT_ROOT, '../shared/jaspar/2024');
@@ -29,6 +36,10 @@ export interface BuildOptions {
   outDir: string;
   baseUrl: string;
   releaseFile?: string;
+  /** Render worker threads (0: render on this thread); default one per core for a large release. */
+  workers?: number;
+  /** Progress on stderr when it is a terminal. */
+  progress?: boolean;
 }
 
 export interface BuildReport {
@@ -38,37 +49,38 @@ export interface BuildReport {
   bytes: number;
   rules: number;
   seconds: number;
+  /** Files written because their bytes changed, and files and folders removed. */
+  written: number;
+  removed: number;
+  /** True when inputs and output folder were as the previous build left them: nothing was done. */
+  upToDate: boolean;
 }
 
 const NOT_FOUND = '{"detail":"Not found."}';
 const INVALID_PAGE = '{"detail":"Invalid page."}';
 
-/** Renders the whole site in memory; nothing is written. */
-export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omit<BuildReport, 'seconds'> } {
+type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDate'>;
+
+/** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
+export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
   const releaseFile = options.releaseFile ?? DEFAULT_RELEASE_FILE;
   const info = readReleaseInfo(readFileSync(releaseFile, 'utf8'), (t) => yaml.load(t), releaseFile);
   const release = loadRelease(options.dataDir, info);
+  // Shard folders only for a release too large for one folder (routes/shard.ts).
+  useLayout(chooseLayout({ matrixIds: release.matrices.length, baseIds: new Set(release.matrices.map((m) => m.baseId)).size }));
   const base = normaliseBaseUrl(options.baseUrl);
-  const planned = planResources(release, base);
-  const context: FormatContext = {
-    release: info,
-    logoHref: logoPath,
-    detailHref: (matrixId) => pageHref(detailDir(matrixId)),
-  };
+  const planned = [...planResources(release, base), ...planEndpoints(release, base)];
+  const context = formatContext(info);
 
-  const plan = new OutputPlan();
-  let listPages = 0;
-  for (const p of planned) {
-    if (p.resource.kind === 'list') listPages++;
-    for (const format of FORMAT_IDS) {
-      plan.add(outputPath(p.dir, format), FORMATS[format].render(withFormat(p, format, base), context));
-    }
-  }
+  const plan = new OutputPlan(info);
+  const listPages = defaultPageCount(release);
+  // Rendered later, by the render workers, in each of the resource's formats (formatsOf).
+  for (const p of planned) plan.addResource(p);
   // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
   const firstPage = planned.find((p) => p.resource.kind === 'list' && p.neighbours?.previous === null)!;
   plan.add(`${LIST.slice(1)}/index.html`, FORMATS.api.render(withFormat(firstPage, 'api', base), context));
   for (const m of release.matrices) {
-    plan.add(logoPath(m.matrixId).slice(1), renderLogoSvg(m.pfm));
+    plan.addLogo(m);
     if (m.sites !== null) plan.add(sitesPath(m.matrixId).slice(1), m.sites);
   }
   plan.add(errorPaths.notFound.slice(1), NOT_FOUND);
@@ -76,9 +88,10 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omi
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
   plan.add('404.html', NOT_FOUND);
-  const baseIds = [...new Set(release.matrices.map((m) => m.baseId))].sort();
-  const rules = redirectRules(listPages, { matrixIds: release.matrices.map((m) => m.matrixId).sort(), baseIds });
+  const rules = redirectRules(routingInput(release, listPages));
   plan.add('_redirects', printRedirects(rules));
+  // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
+  for (const [file, content] of apiExtras(release, base, planned, context)) plan.add(file, content);
   plan.add('_headers', printHeaders(headerRules()));
   plan.add('static/api/site.css', readFileSync(path.join(ASSETS, 'site.css')));
   plan.add('static/api/site.js', readFileSync(path.join(ASSETS, 'site.js')));
@@ -86,6 +99,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omi
   plan.add(SEARCH_INDEX.slice(1), searchIndex(release));
   plan.add('search/index.html', searchPage(release));
   plan.add('index.html', homePage(release, base, listPages));
+  // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
+  for (const [file, content] of downloadFiles(release, base, context)) plan.add(file, content);
   plan.checkFolderSizes();
   return {
     plan,
@@ -95,7 +110,24 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Omi
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  const base = normaliseBaseUrl(options.baseUrl);
+  const releaseFile = options.releaseFile ?? DEFAULT_RELEASE_FILE;
+  // Everything the site is built from. Equal to the previous build's, with
+  // the output folder as that build left it: the site is up to date.
+  const sources = sourcesHash(PROJECT_ROOT);
+  const fingerprint = hashOf(sources, dataHash(options.dataDir), readFileSync(releaseFile, 'utf8'), base);
+  const previous = unchangedSite(options.outDir, fingerprint);
+  if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
+
   const { plan, report } = planSite(options);
-  await writeSite(plan, options.outDir);
-  return { ...report, seconds: (performance.now() - started) / 1000 };
+  // A task's key covers what it renders from; the salt covers what renders it.
+  const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(currentLayout()));
+  const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
+  const written = await writer.write(plan);
+  // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged.
+  await writeMirror(options.outDir);
+  const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
+  writer.commit(done);
+  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false };
 }

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { DEFAULT_BASE_URL, DEFAULT_DATA, DEFAULT_RELEASE_FILE, build } from './build.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
+import { interrupted } from './write/state.ts';
 
 const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE]
 
@@ -43,9 +44,11 @@ async function main(): Promise<number> {
     releaseFile: path.resolve(values.release ?? DEFAULT_RELEASE_FILE),
   };
   try {
-    const r = await build(options);
+    const r = await build({ ...options, progress: true });
     const mb = (r.bytes / 1e6).toFixed(1);
-    process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files, ${mb} MB, ${r.rules} redirect rules in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
+    // One line, terminal or CI; a terminal also saw the progress line while it ran.
+    const changed = r.upToDate ? 'up to date, nothing written' : `${r.written} written, ${r.removed} removed, the rest unchanged`;
+    process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
     return 0;
   } catch (error) {
     if (error instanceof DatasetError) {
@@ -53,6 +56,9 @@ async function main(): Promise<number> {
       return 1;
     }
     process.stderr.write(`build failed: ${(error as Error).message}\n`);
+    if (interrupted(options.outDir)) {
+      process.stderr.write(`${path.relative(process.cwd(), options.outDir) || options.outDir} may be half updated: do not publish it; the next build checks and rewrites every file.\n`);
+    }
     return 1;
   }
 }

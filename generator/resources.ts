@@ -6,24 +6,49 @@ import { FORMAT_IDS, type FormatId } from './formats/registry.ts';
 import { PyFloat, type Json, type Link, type Nav, type Resource } from './formats/types.ts';
 import { paginate } from './routes/paginate.ts';
 import {
-  LIST, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl, versionsDir, versionsUrl,
+  DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
+  versionsDir, versionsUrl, type Filters,
 } from './routes/urls.ts';
+import { listOrder, listViews } from './views.ts';
 
-export const PAGE_SIZE = 10;
+/** The page sizes each format is pre-rendered at for the filtered lists and
+ *  the unfiltered list beyond the default page size. Each page size repeats
+ *  every record, so only JSON (what clients such as rbioapi ask for) has them
+ *  all; the other formats have the default page and the largest (the whole
+ *  list in a few files), pages for people also 100 a page. BED lists repeat
+ *  every site of every matrix shown: the unfiltered list only (the sites of
+ *  one matrix: /api/v1/sites/<id>/ or its BED file). Other pairs answer 501. */
+export const VIEW_FORMAT_SIZES: Record<FormatId, readonly number[]> = {
+  api: [10, 100],
+  json: PAGE_SIZES,
+  jsonp: [10, 1000],
+  jaspar: [10, 1000],
+  meme: [10, 1000],
+  transfac: [10, 1000],
+  pfm: [10, 1000],
+  yaml: [10, 1000],
+  bed: [],
+};
+/** The formats of a list view page at a page size. */
+export const viewFormats = (pageSize: number): readonly FormatId[] => FORMAT_IDS.filter((f) => VIEW_FORMAT_SIZES[f].includes(pageSize));
 
 export interface PlannedResource {
   /** Folder of the resource (path URL, ends with "/"). */
   dir: string;
   resource: Resource;
-  /** List pages: the neighbours, whose query URLs keep the requested format. */
-  neighbours?: { previous: number | null; next: number | null };
+  /** List pages: the neighbours, whose query URLs keep the requested format, page size and filters. */
+  neighbours?: { previous: number | null; next: number | null; query: (format: FormatId, page: number) => string };
+  /** The formats this resource is pre-rendered in (all when absent). */
+  formats?: readonly FormatId[];
 }
 
-/** By name, compared by code point (UTF-8 bytes order the same way), ties in row order. */
-export function listOrder(matrices: readonly Matrix[]): Matrix[] {
-  const keys = new Map(matrices.map((m) => [m, Buffer.from(m.name, 'utf8')]));
-  return [...matrices].sort((a, b) => Buffer.compare(keys.get(a)!, keys.get(b)!) || a.row - b.row);
-}
+/** Pages of the unfiltered list at the default page size. */
+export const defaultPageCount = (release: Release) => Math.max(1, Math.ceil(release.matrices.length / DEFAULT_PAGE_SIZE));
+
+/** The formats a planned resource is written in. */
+export const formatsOf = (p: PlannedResource): readonly FormatId[] => p.formats ?? FORMAT_IDS;
+
+export { listOrder };
 
 export function listItem(m: Matrix, base: string): Json {
   return {
@@ -64,49 +89,22 @@ export function detailBody(m: Matrix, base: string): Json {
 
 const floats = (values: number[]) => values.map((v) => new PyFloat(v));
 
-function formatLinks(dir: string): Nav['formats'] {
-  return FORMAT_IDS.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
+function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_IDS): Nav['formats'] {
+  return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
 }
 
 const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
 
+/** "collection=CORE, version=latest" for titles. */
+export function describeFilters(filters: Filters): string {
+  return FILTER_KEYS.filter((k) => filters[k] !== undefined).map((k) => `${k}=${filters[k]}`).join(', ');
+}
+
 export function planResources(release: Release, base: string): PlannedResource[] {
   const planned: PlannedResource[] = [];
-  const ordered = listOrder(release.matrices);
-  const pages = paginate(ordered, PAGE_SIZE);
-  const count = ordered.length;
-  for (const page of pages) {
-    const window: Link[] = [];
-    for (let n = Math.max(1, page.number - 3); n <= Math.min(page.last, page.number + 3); n++) window.push({ label: String(n), href: listDir(n) });
-    const nav: Nav = {
-      title: 'Matrix List',
-      dir: listDir(page.number),
-      request: `${LIST}/?format=api&page=${page.number}`,
-      formats: formatLinks(listDir(page.number)),
-      pages: {
-        current: page.number,
-        last: page.last,
-        first: listDir(1),
-        previous: page.previous === null ? null : listDir(page.previous),
-        next: page.next === null ? null : listDir(page.next),
-        lastHref: listDir(page.last),
-        window,
-      },
-      breadcrumbs: [LIST_CRUMB],
-    };
-    planned.push({
-      dir: listDir(page.number),
-      resource: {
-        kind: 'list',
-        // next/previous depend on the requested format: withFormat() fills them in.
-        body: { count, next: null, previous: null, results: page.items.map((m) => listItem(m, base)) },
-        matrices: page.items,
-        nav,
-      },
-      neighbours: { previous: page.previous, next: page.next },
-    });
+  for (const view of listViews(release)) {
+    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base));
   }
-
   const byBase = new Map<string, Matrix[]>();
   for (const m of release.matrices) {
     const list = byBase.get(m.baseId) ?? [];
@@ -160,10 +158,56 @@ function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb
 }
 
 /** The resource as a request for `format` sees it: list pages carry next/previous in that format. */
-export function withFormat(planned: PlannedResource, format: FormatId, base: string): Resource {
+export function withFormat(planned: PlannedResource, format: FormatId, _base?: string): Resource {
   const { resource, neighbours } = planned;
   if (!neighbours) return resource;
   const body = resource.body as { [key: string]: Json };
-  const query = (page: number | null) => (page === null ? null : listQueryUrl(base, format, page));
+  const query = (page: number | null) => (page === null ? null : neighbours.query(format, page));
   return { ...resource, body: { count: body.count, next: query(neighbours.next), previous: query(neighbours.previous), results: body.results } };
+}
+
+/** The pages of one list view (filters + page size). */
+function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string): PlannedResource[] {
+  const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
+  const formats = isDefault ? FORMAT_IDS : viewFormats(pageSize);
+  const described = describeFilters(filters);
+  const title = `Matrix List${described ? ` (${described})` : ''}`;
+  const query = [...Object.entries(filters), ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)]])]
+    .map(([k, v]) => `&${k}=${v}`)
+    .sort()
+    .join('');
+  const dir = (n: number) => listDir(n, pageSize, filters);
+  const crumbs: Link[] = isDefault ? [LIST_CRUMB] : [LIST_CRUMB, { label: described ? `${described}, ${pageSize} a page` : `${pageSize} a page`, href: dir(1) }];
+  return paginate(matrices, pageSize).map((page) => {
+    const window: Link[] = [];
+    for (let n = Math.max(1, page.number - 3); n <= Math.min(page.last, page.number + 3); n++) window.push({ label: String(n), href: dir(n) });
+    const nav: Nav = {
+      title,
+      dir: dir(page.number),
+      request: `${LIST}/?format=api&page=${page.number}${query}`,
+      formats: formatLinks(dir(page.number), formats),
+      pages: {
+        current: page.number,
+        last: page.last,
+        first: dir(1),
+        previous: page.previous === null ? null : dir(page.previous),
+        next: page.next === null ? null : dir(page.next),
+        lastHref: dir(page.last),
+        window,
+      },
+      breadcrumbs: crumbs,
+    };
+    return {
+      dir: dir(page.number),
+      resource: {
+        kind: 'list',
+        // next/previous depend on the requested format: withFormat() fills them in.
+        body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base)) },
+        matrices: page.items,
+        nav,
+      },
+      neighbours: { previous: page.previous, next: page.next, query: (format, n) => listQueryUrl(base, format, n, pageSize, filters) },
+      ...(isDefault ? {} : { formats }),
+    };
+  });
 }

@@ -12,7 +12,11 @@
   };
   var body = document.body;
   var query = new URLSearchParams(window.location.search);
-  if (!query.has('format') && !query.has('page')) return;
+  var FILTERS = ['collection', 'tax_group', 'tax_id', 'version'];
+  var relevant = ['format', 'page', 'page_size'].concat(FILTERS);
+  var any = false;
+  for (var k = 0; k < relevant.length; k++) any = any || query.has(relevant[k]);
+  if (!any) return;
   var format = query.get('format') || 'api';
   var kind = body.getAttribute('data-kind');
   var dir = body.getAttribute('data-dir');
@@ -35,17 +39,36 @@
     return;
   }
   if (kind === 'list') {
+    // The list view the query asks for: filters and page size are folders
+    // (/api/v1/matrix/collection/CORE/page_size/1000/page/2/), as the build lays them out.
+    var pageless = /page\/[0-9]+\/$/;
+    var viewDir = dir.replace(pageless, '');
+    var asked = query.has('page_size');
+    for (var i = 0; i < FILTERS.length; i++) asked = asked || query.has(FILTERS[i]);
+    if (asked) {
+      viewDir = '/api/v1/matrix/';
+      for (var j = 0; j < FILTERS.length; j++) {
+        if (query.has(FILTERS[j])) viewDir += FILTERS[j] + '/' + encodeURIComponent(query.get(FILTERS[j])) + '/';
+      }
+      var size = query.get('page_size');
+      if (size !== null && size !== '10') viewDir += 'page_size/' + encodeURIComponent(size) + '/';
+    }
+    var sameView = viewDir === dir.replace(pageless, '');
     var last = Number(body.getAttribute('data-last-page'));
     // Without ?page= a query URL means page 1; a page folder itself means that page.
-    var here = window.location.pathname.indexOf('/page/') >= 0 ? body.getAttribute('data-page') : '1';
+    var here = window.location.pathname.indexOf('/page/') >= 0 && sameView ? body.getAttribute('data-page') : '1';
     var page = query.has('page') ? query.get('page') : here;
-    if (page === 'last') page = String(last);
-    if (!/^[0-9]+$/.test(page) || Number(page) < 1 || Number(page) > last) {
+    if (page === 'last') {
+      // Only the view's own pages know their last page: ask its first page.
+      if (!sameView) { window.location.replace(viewDir + 'page/1/' + window.location.search); return; }
+      page = String(last);
+    }
+    if (!/^[0-9]+$/.test(page) || Number(page) < 1 || (sameView && Number(page) > last)) {
       fail('Invalid page "' + page + '": pages run from 1 to ' + last + '.');
       return;
     }
-    if (format === 'api' && Number(page) === Number(body.getAttribute('data-page'))) return;
-    dir = '/api/v1/matrix/page/' + Number(page) + '/';
+    if (format === 'api' && sameView && Number(page) === Number(body.getAttribute('data-page'))) return;
+    dir = viewDir + 'page/' + Number(page) + '/';
   } else if (format === 'api') {
     return;
   }

@@ -18,8 +18,19 @@ type CsvColumn = (typeof CSV_COLUMNS)[number];
 /** Two capital letters, four digits, a dot, a version: also keeps every id a safe path segment. */
 export const MATRIX_ID = /^([A-Z]{2}[0-9]{4})\.([1-9][0-9]{0,3})$/;
 const COUNT = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
-// Control characters would forge new lines or fields in the text formats.
-const CONTROL = /[\u0000-\u001f\u007f]/;
+/** Above 2^53 a double cannot hold every whole number: the outputs would
+ *  print a count other than the file's, and four such counts could sum to
+ *  Infinity (MEME probabilities, logos). No real count comes near it. */
+export const MAX_COUNT = 2 ** 53;
+const IDENTIFIER = /^[A-Za-z0-9_-]+$/;
+// Characters that would forge new lines or fields in the text formats, or
+// make a line display other than it reads: C0 and C1 controls (tab, newline,
+// NEL U+0085…), the Unicode line and paragraph separators U+2028/U+2029
+// (line breaks to YAML 1.1, Python's splitlines and JavaScript), and the
+// bidirectional embedding, override and isolate controls U+202A–U+202E,
+// U+2066–U+2069 ("Trojan Source"). Letters of right-to-left scripts,
+// combining marks and astral characters are ordinary text and pass.
+export const FORBIDDEN_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
   const problems = new ProblemList();
@@ -45,7 +56,9 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
   const noninteger = readNoninteger(path.join(dataDir, 'pfm_noninteger.json'), rel, problems);
   const sitesDir = path.join(dataDir, 'sites');
   const bedFiles = new Map<string, string>();
-  if (existsSync(sitesDir)) {
+  if (existsSync(sitesDir) && !statSync(sitesDir).isDirectory()) {
+    problems.add(rel(sitesDir), 1, 'sites is a file, not a folder', 'put one <matrix_id>.bed file per matrix in the sites/ folder, or remove it');
+  } else if (existsSync(sitesDir)) {
     for (const name of readdirSync(sitesDir).sort()) {
       if (name.endsWith('.bed')) bedFiles.set(name.slice(0, -'.bed'.length), path.join(sitesDir, name));
     }
@@ -80,9 +93,20 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
     if (row.values.version !== m[2]) at(`version ${q(row.values.version)} does not match matrix_id ${id}`, `set version to ${m[2]}`);
     const name = row.values.name;
     if (name.trim() === '') at(`matrix ${id} has an empty name`, 'fill in the name column');
+    // Collections and taxonomic groups name URL path segments and bundle files
+    // (/api/v1/collections/CORE/, JASPAR2024_CORE_vertebrates_…): they are
+    // identifiers, as in every JASPAR release (CORE, PBM_HOMEO, vertebrates).
+    if (!IDENTIFIER.test(row.values.collection)) {
+      at(`collection ${q(row.values.collection)} of ${id} is not a plain identifier (letters, digits, "_" and "-")`, 'use the collection name JASPAR uses, e.g. CORE');
+    }
+    if (row.values.tax_group !== '' && !IDENTIFIER.test(row.values.tax_group)) {
+      at(`tax_group ${q(row.values.tax_group)} of ${id} is not a plain identifier (letters, digits, "_" and "-")`, 'use the group name JASPAR uses, e.g. vertebrates, or leave it empty');
+    }
     for (const column of CSV_COLUMNS) {
-      if (CONTROL.test(row.values[column])) {
-        at(`${column} of ${id} contains a control character (tab, newline or similar)`, 'remove it; names and annotations are single-line text');
+      const bad = FORBIDDEN_CHARACTER.exec(row.values[column]);
+      if (bad) {
+        at(`${column} of ${id} contains a control character, U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} (tab, line break, bidirectional control or similar)`,
+          'remove it; names and annotations are single-line plain text');
       }
     }
     const species = readSpecies(row.values.species, row.values.tax_ids, (message, fix) => at(`${id}: ${message}`, fix));
@@ -218,7 +242,16 @@ const plain = (value: string) => (/^[A-Za-z0-9._-]+$/.test(value) ? value : q(va
 
 /** Reads a text file as strict UTF-8 with \n line ends and no BOM. */
 function readText(file: string, shown: string, problems: ProblemList): string | null {
-  const bytes = readFileSync(file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    // A folder named like a file, a dangling link, a file without read permission.
+    const code = (error as NodeJS.ErrnoException).code ?? 'error';
+    const why = code === 'EISDIR' ? 'is a folder, not a file' : code === 'ENOENT' ? 'cannot be opened (a broken link?)' : `cannot be read (${code})`;
+    problems.add(shown, 1, `the file ${why}`, 'replace it with a readable file, or remove it');
+    return null;
+  }
   let ok = true;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     problems.add(shown, 1, 'the file starts with a byte order mark (BOM)', 'save it as UTF-8 without BOM');
@@ -320,8 +353,94 @@ function countProblem(token: string): string | null {
   if (token.startsWith('-')) return 'is negative';
   if (/^(nan|inf|infinity)$/i.test(token.replace(/^\+/, ''))) return 'is not a finite number';
   if (!COUNT.test(token)) return 'is not a number';
-  if (!Number.isFinite(Number(token))) return 'is too large';
+  const value = Number(token);
+  if (!Number.isFinite(value) || value > MAX_COUNT) return `is too large (counts above 2^53 = ${MAX_COUNT} are not exact)`;
+  // "1e-400" is not zero, but a double would make it one.
+  if (value === 0 && /[1-9]/.test(token.replace(/[eE].*$/, ''))) return 'is too small to be told from 0';
   return null;
+}
+
+/** Offset of the first JSON syntax error in text (RFC 8259), or null when
+ *  none is found (or the nesting is too deep to follow). */
+function jsonErrorOffset(text: string): number | null {
+  let i = 0;
+  const literal = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?|true|false|null/y;
+  const fail = (): never => {
+    throw new JsonSyntaxAt(i);
+  };
+  const space = () => {
+    while (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r') i++;
+  };
+  const string = () => {
+    i++;
+    for (;;) {
+      const c = text[i];
+      if (c === undefined || c < ' ') fail();
+      if (c === '"') break;
+      if (c === '\\') {
+        if (text[i + 1] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail();
+          i += 6;
+          continue;
+        }
+        if (!'"\\/bfnrt'.includes(text[i + 1] ?? 'x')) fail();
+        i += 2;
+        continue;
+      }
+      i++;
+    }
+    i++;
+  };
+  const value = (): void => {
+    space();
+    const c = text[i];
+    if (c === '"') return string();
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i++;
+      space();
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      for (;;) {
+        if (c === '{') {
+          space();
+          if (text[i] !== '"') fail();
+          string();
+          space();
+          if (text[i] !== ':') fail();
+          i++;
+        }
+        value();
+        space();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] !== close) fail();
+        i++;
+        return;
+      }
+    }
+    literal.lastIndex = i;
+    if (!literal.exec(text)) fail();
+    i = literal.lastIndex;
+  };
+  try {
+    value();
+    space();
+    if (i < text.length) fail();
+    return null;
+  } catch (error) {
+    if (error instanceof JsonSyntaxAt) return error.offset;
+    if (error instanceof RangeError) return null; // nested deeper than the stack
+    throw error;
+  }
+}
+
+class JsonSyntaxAt {
+  constructor(readonly offset: number) {}
 }
 
 interface NonintegerEntry {
@@ -340,9 +459,11 @@ function readNoninteger(file: string, rel: (f: string) => string, problems: Prob
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message);
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : 1;
+    // V8 quotes the text around the error in some messages (newlines and
+    // all) and gives no position in them: find the position ourselves.
+    const message = (error as Error).message.replace(/, ".*" is not valid JSON$/s, '');
+    const offset = jsonErrorOffset(text);
+    const line = offset === null ? 1 : text.slice(0, offset).split('\n').length;
     problems.add(shown, line, `not valid JSON: ${message}`, 'repair the JSON');
     return entries;
   }

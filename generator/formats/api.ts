@@ -16,7 +16,7 @@ export const SEARCH_PAGE = '/search/';
 
 /** The banner of every page for people: home link, search box, breadcrumbs. */
 export function siteHeader(releaseName: string, breadcrumbs = ''): string {
-  return `<header><div class="bar"><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(releaseName)}</span></p>
+  return `<header><div class="bar"><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(releaseName)}</span> <span><a href="/download/">Downloads</a></span> <span><a href="/api/v1/live-api/">API documentation</a></span></p>
 <form class="search" role="search" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="name, ID, collection or taxon" autocomplete="off"> <button type="submit">Search</button></form></div>
 ${breadcrumbs ? `<nav aria-label="Breadcrumbs">${breadcrumbs}</nav>` : ''}</header>`;
 }

@@ -43,6 +43,10 @@ export function pyFixed(x: number, decimals: number): string {
     const kept = exact.slice(0, dot + 1 + decimals).replace(/\.$/, '');
     const lastDigit = Number(kept[kept.length - 1]);
     text = lastDigit % 2 === 0 ? kept : roundUpLastDigit(kept);
+  } else if (abs >= 1e21) {
+    // toFixed switches to exponent form from 1e21; Python prints every digit.
+    // Such a double is a whole number, so BigInt holds it exactly.
+    text = BigInt(abs).toString() + (decimals > 0 ? `.${'0'.repeat(decimals)}` : '');
   } else {
     text = abs.toFixed(decimals);
   }

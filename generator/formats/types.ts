@@ -9,7 +9,8 @@ export class PyFloat {
 
 export type Json = null | boolean | number | string | PyFloat | Json[] | { [key: string]: Json };
 
-export type ResourceKind = 'list' | 'detail' | 'versions';
+/** index: a resource that is not a matrix list (the API root, collections, species, releases, binding sites). */
+export type ResourceKind = 'list' | 'detail' | 'versions' | 'index';
 
 export interface Link {
   label: string;

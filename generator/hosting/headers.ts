@@ -1,4 +1,8 @@
-// Response headers as data, printed to _headers in the output folder.
+// Response headers as data, printed to _headers in the output folder, which
+// travels with the site: Netlify reads it whether it builds the site or a
+// folder is deployed (`netlify deploy --dir public`, drag and drop), and a
+// mirror of the folder carries it along. netlify.toml holds no headers, so
+// the two can never disagree or send a header twice (test/hosting/headers.test.ts).
 // Headers match the path of the file served (after a rewrite). Production
 // Netlify applies a custom Content-Type; `netlify dev` keeps the type of the
 // file extension (it writes the static server's headers over the custom ones).
@@ -10,9 +14,40 @@ export interface HeaderRule {
   values: Record<string, string>;
 }
 
+/**
+ * Only this site's own files: its scripts (/static/api/*.js, no inline
+ * script, no eval), its stylesheet (no inline style), its images (logos;
+ * `data:` for the empty favicon the pages declare so that browsers do not
+ * ask for /favicon.ico), fetches to itself (the search index), forms to
+ * itself (the search box); nothing else, and no framing (clickjacking).
+ * Checked in Chromium by test/e2e/security-headers.test.ts.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Sent with every file: pages, API bodies (a JSON or text body is never run as a page's script or style), logos. */
+export const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  // Nothing on the site needs to know where a visitor came from.
+  'Referrer-Policy': 'no-referrer',
+  // frame-ancestors for browsers that predate it.
+  'X-Frame-Options': 'DENY',
+};
+
 export function headerRules(): HeaderRule[] {
   const rules: HeaderRule[] = [
-    // The real service sends Vary: Accept; CORS is what the real one lacks.
+    { for: '/*', values: SECURITY_HEADERS },
+    // The real service sends Vary: Accept; CORS is what the real one lacks:
+    // the API bodies, logos and BED files may be fetched from any page.
     { for: '/api/*', values: { 'Access-Control-Allow-Origin': '*', Vary: 'Accept' } },
     { for: '/static/*', values: { 'Access-Control-Allow-Origin': '*' } },
     { for: '/download/*', values: { 'Access-Control-Allow-Origin': '*' } },

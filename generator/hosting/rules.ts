@@ -19,59 +19,231 @@
 //   Production Netlify applies a custom Content-Type; `netlify dev` keeps
 //   the type of the file extension (it writes the static server's headers
 //   over the custom ones).
-import { FORMAT_IDS, FORMATS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { API, LIST, detailDir, errorPaths, fileName, listDir, outputPath, versionsDir } from '../routes/urls.ts';
+import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
+import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
+import { VIEW_FORMAT_SIZES } from '../resources.ts';
+import {
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
+  sitesApiDir, unsupportedPath, versionsDir, type FilterKey, type Filters,
+} from '../routes/urls.ts';
+import { FILTER_COMBINATIONS } from '../views.ts';
 
 export interface RedirectRule {
   from: string;
   query?: Record<string, string>;
   to: string;
-  status: 200 | 404;
+  /** 200 rewrite, 301 redirect, 404/501 error rewrites. */
+  status: 200 | 301 | 404 | 501;
   force: boolean;
 }
 
-export interface KnownIds {
-  matrixIds: string[];
-  baseIds: string[];
+export interface RoutingInput {
+  /** Pages of the unfiltered list at the default page size. */
+  pageCount: number;
+  /** The mirrored release (release=<year>). */
+  year: number;
 }
 
-export function redirectRules(pageCount: number, ids: KnownIds): RedirectRule[] {
+/** Query parameters of the real service that a static mirror cannot answer. */
+export const UNSUPPORTED_PARAMS = ['search', 'order', 'name', 'tf_class', 'tf_family', 'data_type', 'class', 'family', 'type'] as const;
+/** page_size values above the real maximum (1000) that are redirected to page_size=1000. */
+export const PAGE_SIZE_ALIASES = ['2000', '5000', '10000'] as const;
+export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1];
+
+/** A list endpoint and the folder layout of its pages. */
+interface ListFamily {
+  from: string;
+  /** The filter a path placeholder stands for (/api/v1/collections/:collection → collection). */
+  pathFilter?: FilterKey;
+  /** The filter combinations the query may add. */
+  combos: readonly (readonly FilterKey[])[];
+  dir: (filters: Filters, pageSize: number, page: string) => string;
+  /** Whether a file answers the format at this page size; defaultShape: no filter, default page size. */
+  answers: (format: FormatId, pageSize: number, defaultShape: boolean) => boolean;
+}
+
+const answersMatrixList = (format: FormatId, pageSize: number, defaultShape: boolean) => defaultShape || VIEW_FORMAT_SIZES[format].includes(pageSize);
+const answersIndex = (format: FormatId) => INDEX_FORMATS.includes(format);
+
+const placeholders = (keys: readonly FilterKey[]): Filters => Object.fromEntries(keys.map((k) => [k, `:${k}`]));
+
+/** The JSON error bodies the rules point at (path → body), written by the build. */
+export function errorFiles(input: Pick<RoutingInput, 'year'>): [string, string][] {
+  const supported = `Supported: format, page, page_size (${PAGE_SIZES.join(', ')}; larger values answer as ${MAX_PAGE_SIZE}), ` +
+    `release=${input.year}, and the filters collection, tax_group, tax_id and version=latest, alone or as collection + tax_group + version. ` +
+    'See /api/v1/live-api/ for what this mirror answers.';
+  const files: [string, string][] = UNSUPPORTED_PARAMS.map((param) => [
+    unsupportedPath(`param-${param}`),
+    JSON.stringify({ detail: `This static mirror of the JASPAR API cannot answer the parameter "${param}": its responses are pre-rendered files. ${supported}${param === 'search' || param === 'name' ? ' To find matrices by name, use /search/.' : ''}` }),
+  ]);
+  files.push([unsupportedPath('filters'), JSON.stringify({ detail: `This static mirror has not pre-rendered this combination of filters. ${supported}` })]);
+  files.push([unsupportedPath('page-size'), JSON.stringify({ detail: `This static mirror has not pre-rendered this page_size. ${supported}` })]);
+  const sizes = (Object.entries(VIEW_FORMAT_SIZES) as [FormatId, readonly number[]][]).filter(([, s]) => s.length).map(([f, s]) => `${f}: ${s.join(', ')}`).join('; ');
+  files.push([unsupportedPath('format-page-size'), JSON.stringify({ detail: `This static mirror has not pre-rendered this format at this page_size for filtered lists or page sizes other than ${DEFAULT_PAGE_SIZE}. Pre-rendered page sizes by format: ${sizes}. The whole release in each text format: /download/.` })]);
+  files.push([unsupportedPath('sites-format'), JSON.stringify({ detail: `Binding sites are pre-rendered as ${SITES_FORMATS.join(' and ')} only.` })]);
+  files.push([unsupportedPath('release'), JSON.stringify({ detail: `This static mirror serves JASPAR release ${input.year} only (release=${input.year}).` })]);
+  files.push([unsupportedPath('bed-list'), JSON.stringify({ detail: `format=bed is pre-rendered for the unfiltered matrix list at page_size=${DEFAULT_PAGE_SIZE} only. The binding sites of one matrix: /api/v1/sites/<matrix_id>/ or /download/bed_files/<matrix_id>.bed.` })]);
+  return files.map(([p, body]) => [p, `${body}\n`]);
+}
+
+/** Minimal filter sets no combination of the family holds: any request that has one is unsupported. */
+function forbiddenSets(family: ListFamily): FilterKey[][] {
+  const allowed = (set: FilterKey[]) => !set.includes(family.pathFilter as FilterKey) && family.combos.some((c) => set.every((k) => c.includes(k)));
+  const forbidden: FilterKey[][] = [];
+  const keys = [...FILTER_KEYS];
+  for (let mask = 1; mask < 1 << keys.length; mask++) {
+    const set = keys.filter((_, i) => mask & (1 << i));
+    if (allowed(set)) continue;
+    if (forbidden.some((f) => f.every((k) => set.includes(k)))) continue;
+    forbidden.push(set);
+  }
+  return forbidden;
+}
+
+function listFamilyRules(family: ListFamily, release: string, tail: RedirectRule[] = []): RedirectRule[] {
+  const rules: RedirectRule[] = [];
+  const rule = (query: Record<string, string>, to: string, status: RedirectRule['status'] = 200): RedirectRule =>
+    ({ from: family.from, ...(Object.keys(query).length ? { query } : {}), to, status, force: true });
+  const pathFilters: Filters = family.pathFilter ? placeholders([family.pathFilter]) : {};
+
+  // Parameters and combinations no file answers: explicit errors first, whatever else the request holds.
+  for (const param of UNSUPPORTED_PARAMS) rules.push(rule({ [param]: ':value' }, unsupportedPath(`param-${param}`), 501));
+  for (const set of forbiddenSets(family)) rules.push(rule(Object.fromEntries(set.map((k) => [k, `:${k}`])), unsupportedPath('filters'), 501));
+
+  interface Shape { combo: readonly FilterKey[]; size: boolean; page: boolean; format: boolean; release: boolean }
+  const shapes: Shape[] = [];
+  for (const withRelease of [true, false]) {
+    for (const combo of family.combos) for (const size of [true, false]) for (const page of [true, false]) for (const format of [true, false]) shapes.push({ combo, size, page, format, release: withRelease });
+  }
+  const weight = (s: Shape) => s.combo.length + Number(s.size) + Number(s.page) + Number(s.format);
+  const block = (withRelease: boolean) => shapes.filter((s) => s.release === withRelease).sort((a, b) => weight(b) - weight(a));
+
+  const emit = (shape: Shape, isDefaultTail: boolean) => {
+    if (isDefaultTail) return;
+    const filters: Filters = { ...pathFilters, ...placeholders(shape.combo) };
+    const base: Record<string, string> = { ...placeholders(shape.combo) as Record<string, string> };
+    if (shape.release) base.release = release;
+    const page = shape.page ? ':page' : '1';
+    const sizes = shape.size ? PAGE_SIZES : [DEFAULT_PAGE_SIZE];
+    for (const size of sizes) {
+      const query = { ...base, ...(shape.size ? { page_size: String(size) } : {}), ...(shape.page ? { page: ':page' } : {}) };
+      const isDefaultShape = shape.combo.length === 0 && size === DEFAULT_PAGE_SIZE;
+      if (!shape.format) {
+        rules.push(rule(query, `/${outputPath(family.dir(filters, size, page), DEFAULT_FORMAT)}`));
+        continue;
+      }
+      for (const format of FORMAT_IDS) {
+        if (family.answers(format, size, isDefaultShape)) rules.push(rule({ ...query, format }, `/${outputPath(family.dir(filters, size, page), format)}`));
+        else if (family.answers(format, MAX_PAGE_SIZE, false) || family.answers(format, DEFAULT_PAGE_SIZE, true)) {
+          rules.push(rule({ ...query, format }, unsupportedPath(format === 'bed' ? 'bed-list' : 'format-page-size'), 501));
+        }
+      }
+      rules.push(rule({ ...query, format: ':format' }, errorPaths.notFound, 404));
+    }
+    if (shape.size) {
+      // Above the real maximum the real service answers page_size=1000: so does the mirror, by a redirect that keeps every parameter.
+      for (const alias of PAGE_SIZE_ALIASES) {
+        const query = { ...base, page_size: alias, ...(shape.page ? { page: ':page' } : {}), ...(shape.format ? { format: ':format' } : {}) };
+        const target = Object.entries({ ...query, page_size: String(MAX_PAGE_SIZE) }).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+        rules.push(rule(query, `${family.from}/?${target}`, 301));
+      }
+      rules.push(rule({ ...base, page_size: ':page_size' }, unsupportedPath('page-size'), 501));
+    }
+  };
+  for (const shape of block(true)) emit(shape, false);
+  rules.push(rule({ release: ':release' }, unsupportedPath('release'), 501));
+  for (const shape of block(false)) emit(shape, tail.length > 0 && shape.combo.length === 0 && !shape.size);
+  rules.push(...tail);
+  return rules;
+}
+
+export function redirectRules(input: RoutingInput): RedirectRule[] {
   const rules: RedirectRule[] = [];
   const rewrite = (query: Record<string, string> | undefined, to: string, from = LIST): RedirectRule =>
     ({ from, ...(query ? { query } : {}), to, status: 200, force: true });
   const error = (query: Record<string, string> | undefined, to: string, from = LIST): RedirectRule =>
     ({ from, ...(query ? { query } : {}), to, status: 404, force: true });
   const pageFile = (page: number, format: FormatId) => `/${outputPath(listDir(page), format)}`;
+  const { pageCount } = input;
+  const release = String(input.year);
 
-  // The list: /api/v1/matrix?format=F&page=N, every valid pair literally.
+  // Files that lie where a placeholder rule below would take their name for
+  // an id or a collection: served as they are.
+  for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
+    for (const format of INDEX_FORMATS) {
+      const file = `/${outputPath(`${API}/${endpoint}/`, format)}`;
+      rules.push(rewrite(undefined, file, file));
+    }
+  }
+  rules.push(rewrite(undefined, `${LIST}/index.html`, `${LIST}/index.html`));
+
+  // The unfiltered list at the default page size: every valid (format, page)
+  // pair literally, so that other pages get the real service's "Invalid page.".
+  const defaultList: RedirectRule[] = [];
   for (const format of FORMAT_IDS) {
-    for (let page = 1; page <= pageCount; page++) rules.push(rewrite({ format, page: String(page) }, pageFile(page, format)));
+    for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ format, page: String(page) }, pageFile(page, format)));
   }
   // DRF also answers page=last with the last page.
-  for (const format of FORMAT_IDS) rules.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
+  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
   // A known format with any other page value: the real service's 404.
-  for (const format of FORMAT_IDS) rules.push(error({ format, page: ':page' }, errorPaths.invalidPage));
-  for (const format of FORMAT_IDS) rules.push(rewrite({ format }, pageFile(1, format)));
-  rules.push(error({ format: ':format' }, errorPaths.notFound));
-  for (let page = 1; page <= pageCount; page++) rules.push(rewrite({ page: String(page) }, pageFile(page, DEFAULT_FORMAT)));
-  rules.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
-  rules.push(error({ page: ':page' }, errorPaths.invalidPage));
-  rules.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
+  for (const format of FORMAT_IDS) defaultList.push(error({ format, page: ':page' }, errorPaths.invalidPage));
+  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format }, pageFile(1, format)));
+  defaultList.push(error({ format: ':format' }, errorPaths.notFound));
+  for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ page: String(page) }, pageFile(page, DEFAULT_FORMAT)));
+  defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
+  defaultList.push(error({ page: ':page' }, errorPaths.invalidPage));
+  defaultList.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
 
-  // Versions and details. With ?format=F the id is a placeholder (one rule
-  // per format). Without a format the real service answers JSON, and the
-  // folder also holds index.html for static hosts, so the default rule must be
-  // forced; a forced placeholder would answer 200 for unknown ids, hence one
-  // literal rule per known id and a catch-all 404 after them.
-  for (const [from, dir] of [
-    [`${LIST}/:id/versions`, `${LIST}/:id/versions/`],
-    [`${LIST}/:id`, `${LIST}/:id/`],
-  ] as const) {
-    for (const format of FORMAT_IDS) rules.push(rewrite({ format }, `${dir}${fileName(format)}`, from));
-    rules.push(error({ format: ':format' }, errorPaths.notFound, from));
+  // The matrices of one collection, taxonomic group or species: the filtered lists.
+  const matrixDir = (filters: Filters, size: number, page: string) => listDir(page, size, filters);
+  for (const [endpoint, pathFilter] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
+    rules.push(...listFamilyRules({
+      from: `${API}/${endpoint}/:${pathFilter}`,
+      pathFilter,
+      combos: FILTER_COMBINATIONS.filter((c) => c.includes(pathFilter)).map((c) => c.filter((k) => k !== pathFilter)),
+      dir: matrixDir,
+      answers: answersMatrixList,
+    }, release));
   }
-  for (const baseId of ids.baseIds) rules.push(rewrite(undefined, `/${outputPath(versionsDir(baseId), DEFAULT_FORMAT)}`, `${LIST}/${baseId}/versions`));
-  for (const id of [...ids.matrixIds, ...ids.baseIds]) rules.push(rewrite(undefined, `/${outputPath(detailDir(id), DEFAULT_FORMAT)}`, `${LIST}/${id}`));
+  // The index lists themselves.
+  for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
+    rules.push(...listFamilyRules({ from: `${API}/${endpoint}`, combos: [[]], dir: (_f, size, page) => indexDir(endpoint, page, size), answers: answersIndex }, release));
+  }
+  // The matrix list; the unfiltered list at the default page size comes last, literally.
+  rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, answers: answersMatrixList }, release, defaultList));
+
+  // One resource per folder: the API root, a release, a matrix's binding sites.
+  const single = (from: string, dir: string, formats: readonly FormatId[]) => {
+    for (const format of formats) rules.push(rewrite({ format }, `/${outputPath(dir, format)}`, from));
+    rules.push(error({ format: ':format' }, errorPaths.notFound, from));
+    rules.push(rewrite(undefined, `/${outputPath(dir, DEFAULT_FORMAT)}`, from));
+  };
+  // Releases, binding sites, versions and details: one rule per format with
+  // the key as a placeholder, and a forced placeholder rule for requests
+  // without a format (the folders also hold index.html for static hosts).
+  // An unknown key rewrites to a missing file: production Netlify answers
+  // 404 with /404.html ({"detail":"Not found."}); `netlify dev` sends that
+  // body with status 200 (README). Literal rules per id would keep dev's
+  // status but cost 10,000+ rules, and netlify dev matches a path with a
+  // double slash (/api/v1//matrix/MA0600.2/) only by placeholder rules.
+  const keyed = (from: string, dir: string, formats: readonly FormatId[], unsupported?: string) => {
+    for (const format of FORMAT_IDS) {
+      if (formats.includes(format)) rules.push(rewrite({ format }, `${dir}${fileName(format)}`, from));
+      else if (unsupported) rules.push({ from, query: { format }, to: unsupportedPath(unsupported), status: 501, force: true });
+    }
+    rules.push(error({ format: ':format' }, errorPaths.notFound, from));
+    rules.push(rewrite(undefined, `${dir}${fileName(DEFAULT_FORMAT)}`, from));
+  };
+  keyed(`${API}/releases/:key`, releaseDir(':key'), INDEX_FORMATS);
+  keyed(`${API}/sites/:id`, sitesApiDir(':id'), SITES_FORMATS, 'sites-format');
+  keyed(`${LIST}/:id/versions`, versionsDir(':id'), FORMAT_IDS);
+  keyed(`${LIST}/:id`, detailDir(':id'), FORMAT_IDS);
+
+  // The API root: /api/v1 only (a rule for "/api/v1" also matches "/api/v1/").
+  for (const format of INDEX_FORMATS) rules.push(rewrite({ format }, `/${outputPath(ROOT_DIR, format)}`, API));
+  rules.push(error({ format: ':format' }, errorPaths.notFound, API));
+  rules.push(rewrite(undefined, `/${outputPath(ROOT_DIR, DEFAULT_FORMAT)}`, API));
+
   // Anything else under the API that is not a file: the real service's 404.
   // Not forced, so every existing file (path URLs) is still served.
   rules.push({ from: `${API}/*`, to: errorPaths.notFound, status: 404, force: false });

@@ -3,6 +3,7 @@
 import type { Release } from '../dataset/types.ts';
 import { API_CSS, escapeHtml, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
+import { DOWNLOADS } from '../mirror/layout.ts';
 import { listOrder } from '../resources.ts';
 import { LIST, detailDir, listDir, pageHref, pathUrl } from '../routes/urls.ts';
 
@@ -25,6 +26,7 @@ ${siteHeader(release.info.name)}
 <h1>JASPAR REST API, pre-rendered</h1>
 <p>Every response of the JASPAR <code>/api/v1/matrix</code> API for ${escapeHtml(release.info.name)}: ${release.matrices.length} matrices on ${listPages} list pages, each matrix and its versions, in ${FORMAT_IDS.length} formats, with a sequence logo per matrix. Absolute URLs in the responses point at <code>${escapeHtml(base)}</code>.</p>
 <p><a href="${listDir(1)}">Browse the matrix list</a>${example ? ` · <a href="${escapeHtml(pageHref(detailDir(example.matrixId)))}">an example matrix (${id})</a>` : ''}</p>
+<p><a href="${DOWNLOADS}">Downloads</a>: the whole list in one file per format, JASPAR's download bundles, and this site as one archive (an offline mirror you can verify and serve anywhere).</p>
 <table>
 <caption>The list in each format: query URL (Netlify) and path URL (any static server)</caption>
 <thead><tr><th scope="col">format</th><th scope="col">query URL</th><th scope="col">path URL</th></tr></thead>

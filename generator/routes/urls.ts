@@ -4,6 +4,7 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
+import { idSegment, logoName } from './shard.ts';
 
 export const API = '/api/v1';
 export const LIST = `${API}/matrix`;
@@ -14,9 +15,26 @@ export function fileName(format: FormatId): string {
   return `index.${FORMATS[format].extension}`;
 }
 
-export const listDir = (page: number) => `${LIST}/page/${page}/`;
-export const detailDir = (matrixId: string) => `${LIST}/${matrixId}/`;
-export const versionsDir = (baseId: string) => `${LIST}/${baseId}/versions/`;
+/** Page sizes pre-rendered for every list; the real service caps page_size at 1000. */
+export const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+/** List filters, in the order their keys sort (the real service writes query keys alphabetically). */
+export const FILTER_KEYS = ['collection', 'tax_group', 'tax_id', 'version'] as const;
+export type FilterKey = (typeof FILTER_KEYS)[number];
+export type Filters = Partial<Record<FilterKey, string>>;
+
+/** Folder of a list view (filters + page size) without its page:
+ *  /api/v1/matrix/[collection/C/][tax_group/G/][tax_id/T/][version/V/][page_size/S/].
+ *  The unfiltered list at the default page size keeps /api/v1/matrix/page/N/. */
+export function listViewDir(pageSize: number = DEFAULT_PAGE_SIZE, filters: Filters = {}): string {
+  let dir = `${LIST}/`;
+  for (const key of FILTER_KEYS) if (filters[key] !== undefined) dir += `${key}/${filters[key]}/`;
+  return pageSize === DEFAULT_PAGE_SIZE ? dir : `${dir}page_size/${pageSize}/`;
+}
+export const listDir = (page: number | string, pageSize: number = DEFAULT_PAGE_SIZE, filters: Filters = {}) => `${listViewDir(pageSize, filters)}page/${page}/`;
+/** Id folders move into shard folders only when a release is too large for one folder (shard.ts). */
+export const detailDir = (matrixId: string) => `${LIST}/${idSegment(matrixId)}/`;
+export const versionsDir = (baseId: string) => `${LIST}/${idSegment(baseId)}/versions/`;
 
 /** Path URL of a resource folder + format: "/api/v1/matrix/page/3/index.json".
  *  The api format is addressed by its folder, which static servers map to index.html. */
@@ -30,8 +48,10 @@ export function pathUrl(dir: string, format: FormatId): string {
  *  answer with the folder's index.html as well. List page folders have no
  *  rule and are linked as they are. */
 export function pageHref(dir: string): string {
-  return dir.startsWith(`${LIST}/page/`) ? dir : `${dir}?format=api`;
+  return isListDir(dir) ? dir : `${dir}?format=api`;
 }
+
+export const isListDir = (dir: string) => dir.startsWith(`${LIST}/`) && /\/page\/[0-9]+\/$/.test(dir);
 
 /** Output path (relative, no leading slash) of a resource folder + format. */
 export function outputPath(dir: string, format: FormatId): string {
@@ -39,14 +59,20 @@ export function outputPath(dir: string, format: FormatId): string {
 }
 
 // Query URLs, as the real service writes them (keys in alphabetical order).
-export const listQueryUrl = (base: string, format: FormatId, page: number) => `${base}${LIST}?format=${format}&page=${page}`;
+export function listQueryUrl(base: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE, filters: Filters = {}): string {
+  const params: [string, string][] = [['format', format], ['page', String(page)]];
+  if (pageSize !== DEFAULT_PAGE_SIZE) params.push(['page_size', String(pageSize)]);
+  for (const key of FILTER_KEYS) if (filters[key] !== undefined) params.push([key, filters[key]!]);
+  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${base}${LIST}?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
+}
 export const detailUrl = (base: string, matrixId: string) => `${base}${LIST}/${matrixId}/`;
 export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${base}${LIST}/${matrixId}/?format=${format}`;
 /** The real service writes versions_url without a trailing slash. */
 export const versionsUrl = (base: string, baseId: string) => `${base}${LIST}/${baseId}/versions`;
 export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/?format=${format}`;
 
-export const logoPath = (matrixId: string) => `/static/logos/svg/${matrixId}.svg`;
+export const logoPath = (matrixId: string) => `/static/logos/svg/${logoName(matrixId)}`;
 export const logoUrl = (base: string, matrixId: string) => `${base}${logoPath(matrixId)}`;
 export const sitesPath = (matrixId: string) => `/download/bed_files/${matrixId}.bed`;
 export const sitesUrl = (base: string, matrixId: string) => `${base}${sitesPath(matrixId)}`;
@@ -55,6 +81,24 @@ export const errorPaths = {
   notFound: `${API}/errors/not-found.json`,
   invalidPage: `${API}/errors/invalid-page.json`,
 } as const;
+/** The JSON error answering a request the mirror cannot answer (501). */
+export const unsupportedPath = (what: string) => `${API}/errors/unsupported/${what}.json`;
+
+// The other endpoints of the real service.
+export const ROOT_DIR = `${API}/`;
+/** Folder of an index list (collections, taxon, species, releases) page. */
+export const indexDir = (endpoint: string, page: number | string = 1, pageSize: number = DEFAULT_PAGE_SIZE) =>
+  `${API}/${endpoint}/${pageSize === DEFAULT_PAGE_SIZE ? '' : `page_size/${pageSize}/`}page/${page}/`;
+export const indexUrl = (base: string, endpoint: string) => `${base}${API}/${endpoint}/`;
+export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
+  return `${base}${API}/${endpoint}/?format=${format}&page=${page}${pageSize === DEFAULT_PAGE_SIZE ? '' : `&page_size=${pageSize}`}`;
+}
+export const releaseDir = (year: number | string) => `${API}/releases/${year}/`;
+export const sitesApiDir = (matrixId: string) => `${API}/sites/${matrixId}/`;
+export const OPENAPI_JSON = `${API}/openapi.json`;
+export const OPENAPI_YAML = `${API}/openapi.yaml`;
+/** The documentation page; also answers rbioapi's health check (HEAD /api/v1/live-api/). */
+export const DOCS_DIR = `${API}/live-api/`;
 
 /** Base URL without a trailing slash; rejects anything that is not http(s). */
 export function normaliseBaseUrl(raw: string): string {

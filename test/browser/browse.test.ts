@@ -238,6 +238,23 @@ describe.each([
     }
   });
 
+  it('a filtered query URL with a page size ends on that view\'s page', async () => {
+    const w = await openPage(browser);
+    const { page } = w;
+    try {
+      const dir = '/api/v1/matrix/collection/CORE/page_size/100/page/2/';
+      const want = JSON.parse(readFileSync(path.join(siteDir, dir, 'index.json'), 'utf8')) as ListBody;
+      await page.goto(url('/api/v1/matrix/?collection=CORE&format=api&page=2&page_size=100'));
+      await settle(page);
+      const at = new URL(page.url());
+      expect.soft(isPage(at, dir) || (at.pathname.startsWith('/api/v1/matrix') && at.searchParams.get('page_size') === '100'), `ended on ${page.url()}`).toBe(true);
+      expect.soft(await tableIds(page).catch(() => []), `matrices (ended on ${page.url()})`).toEqual(ids(want.results));
+      expectClean(w);
+    } finally {
+      await w.close();
+    }
+  });
+
   it('Tab reaches the search box and the pagination links, and every focused element shows an outline', async () => {
     const w = await openPage(browser);
     const { page } = w;
@@ -281,6 +298,9 @@ describe.each([
       ['detail page', `/api/v1/matrix/${DETAIL_ID}/`, LINKED.detail],
       ['versions page', `/api/v1/matrix/${VERSIONS_BASE}/versions/`, LINKED.versions],
       ['search page with results', '/search/', () => '/search/?q=CTCF'],
+      ['filtered list page', '/api/v1/matrix/collection/CORE/tax_group/vertebrates/version/latest/page/2/', () => '/api/v1/matrix/collection/CORE/tax_group/vertebrates/version/latest/page/2/'],
+      ['species index page', '/api/v1/species/page/1/', () => '/api/v1/species/page/1/'],
+      ['API documentation', '/api/v1/live-api/', () => '/api/v1/live-api/'],
     ];
     it.each(pages)('%s (%s)', async (label, folder, linked) => {
       const w = await openPage(browser);

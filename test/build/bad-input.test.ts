@@ -37,8 +37,8 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-/** Folders beside the output that a build left behind (.public-new-…, .public-old-…). */
-const leftovers = (parent: string) => readdirSync(parent).filter((n) => n.startsWith('.public-'));
+/** Folders beside the output that a build left behind (temporary folders); the build state (.public-build-state) belongs there. */
+const leftovers = (parent: string) => readdirSync(parent).filter((n) => n.startsWith('.public-') && n !== '.public-build-state');
 
 const shown = (file: string) => path.relative(PROJECT_ROOT, file);
 const BASE = 'http://localhost:8080';

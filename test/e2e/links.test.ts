@@ -3,13 +3,12 @@
 // checked on Netlify's own engine (`netlify dev`, query URLs as they are) and
 // on a plain static server (http-server, query URLs mapped to their path URL).
 //
-// Sampling on netlify dev: it needs 10-130 ms a request here (it walks the
-// ~16,000 generated redirect rules for every request, on one core), so the
-// ~90,000 unique URLs would take well over an hour. netlify dev therefore
-// checks ALL query URLs (the ones only the rules can answer) plus a
-// deterministic, stratified sample of the path URLs (up to PATH_SAMPLE_PER_SHAPE
-// of every URL shape, evenly spread); http-server checks every URL. The printed
-// counts say which is which.
+// Sampling on netlify dev: it needs 10-200 ms a request here (it walks the
+// ~14,000 generated redirect rules for every request, on one core), so the
+// ~130,000 unique URLs would take hours. netlify dev therefore checks a
+// deterministic, stratified sample (up to 25 of every URL shape, evenly
+// spread) of the query URLs and of the path URLs; http-server checks every
+// URL. The printed counts say which is which.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -20,6 +19,8 @@ import { FORMAT_FILES, type Format, fetchAll, get, problems, startHttpServer, st
 
 const siteDir = inject('siteDir');
 const PATH_SAMPLE_PER_SHAPE = 25;
+/** Query URLs by shape: the filtered lists and page sizes add ~30,000 next/previous links. */
+const QUERY_SAMPLE_PER_SHAPE = 25;
 const NETLIFY_CONCURRENCY = 8;
 const HTTP_SERVER_CONCURRENCY = 24;
 
@@ -115,18 +116,34 @@ function stratifiedSample(urls: string[], perShape: number): string[] {
   return out.sort();
 }
 
-/** The path URL a plain static server answers for a query URL, or null. */
+const FILTERS = ['collection', 'tax_group', 'tax_id', 'version'];
+const PATH_FILTER: Record<string, string> = { collections: 'collection', taxon: 'tax_group', species: 'tax_id' };
+
+/** The path URL a plain static server answers for a query URL, or null (layout: generator/routes/urls.ts). */
 function pathEquivalent(url: string): string | null {
   const u = new URL(url, 'http://x');
-  const format = u.searchParams.get('format') ?? 'json';
+  const q = u.searchParams;
+  const format = q.get('format') ?? 'json';
   if (!Object.hasOwn(FORMAT_FILES, format)) return null;
   const file = (dir: string) => (format === 'api' ? dir : `${dir}${FORMAT_FILES[format as Format]}`);
-  if (/^\/api\/v1\/matrix\/?$/.test(u.pathname)) {
-    const page = u.searchParams.get('page') ?? '1';
-    return /^[1-9]\d*$/.test(page) ? file(`/api/v1/matrix/page/${page}/`) : null;
+  const page = q.get('page') ?? '1';
+  if (!/^[1-9]\d*$/.test(page)) return null;
+  const size = q.get('page_size');
+  const sized = size && size !== '10' ? `page_size/${size}/` : '';
+  const list = /^\/api\/v1\/(?:matrix|(collections|taxon|species)\/([^/]+))\/?$/.exec(u.pathname);
+  if (list) {
+    const filters = new Map(FILTERS.filter((k) => q.has(k)).map((k) => [k, q.get(k)!]));
+    if (list[1]) filters.set(PATH_FILTER[list[1]], decodeURIComponent(list[2]));
+    const dir = FILTERS.filter((k) => filters.has(k)).map((k) => `${k}/${filters.get(k)}/`).join('');
+    return file(`/api/v1/matrix/${dir}${sized}page/${page}/`);
   }
-  const m = /^\/api\/v1\/matrix\/([A-Z]{2}\d{4}(?:\.\d+)?)(\/versions)?\/?$/.exec(u.pathname);
-  return m ? file(`/api/v1/matrix/${m[1]}${m[2] ?? ''}/`) : null;
+  const index = /^\/api\/v1\/(collections|taxon|species|releases)\/?$/.exec(u.pathname);
+  if (index) return file(`/api/v1/${index[1]}/${sized}page/${page}/`);
+  const single = /^\/api\/v1\/(?:matrix\/([A-Z]{2}\d{4}(?:\.\d+)?)(\/versions)?|(releases|sites)\/([^/]+))?\/?$/.exec(u.pathname);
+  if (!single) return null;
+  if (single[1]) return file(`/api/v1/matrix/${single[1]}${single[2] ?? ''}/`);
+  if (single[3]) return file(`/api/v1/${single[3]}/${single[4]}/`);
+  return file('/api/v1/');
 }
 
 interface Outcome {
@@ -174,13 +191,14 @@ describe('links in the built site', () => {
   // The two servers are separate processes: checking them at the same time
   // uses both cores.
   describe.concurrent('every link answers 200', () => {
-    it('on netlify dev: every query URL and a sample of the path URLs', async () => {
-      const query = collected.urls.filter((u) => u.includes('?'));
+    it('on netlify dev: a sample of every shape of query URL and of path URL', async () => {
+      const allQuery = collected.urls.filter((u) => u.includes('?'));
+      const query = stratifiedSample(allQuery, QUERY_SAMPLE_PER_SHAPE);
       const paths = collected.urls.filter((u) => !u.includes('?'));
       const sample = stratifiedSample(paths, PATH_SAMPLE_PER_SHAPE);
       // No redirects allowed: the rules rewrite (200), they never redirect.
       const outcome = await check(netlify, [...query, ...sample], NETLIFY_CONCURRENCY, 'manual');
-      console.log(`links on netlify dev: ${outcome.checked} unique URLs checked (all ${query.length} query URLs + a sample of ${sample.length} of the ${paths.length} path URLs), ${outcome.broken.length} broken, ${outcome.seconds.toFixed(1)} s`);
+      console.log(`links on netlify dev: ${outcome.checked} unique URLs checked (a sample of ${query.length} of the ${allQuery.length} query URLs + a sample of ${sample.length} of the ${paths.length} path URLs), ${outcome.broken.length} broken, ${outcome.seconds.toFixed(1)} s`);
       expect(outcome.broken, problems(outcome.broken)).toEqual([]);
     }, 600_000);
 

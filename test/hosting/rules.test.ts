@@ -1,35 +1,84 @@
 import { describe, expect, it } from 'vitest';
 import { headerRules, printHeaders } from '../../generator/hosting/headers.ts';
-import { printRedirects, redirectRules } from '../../generator/hosting/rules.ts';
-
-const ids = { matrixIds: ['MA0004.1', 'MA0004.2'], baseIds: ['MA0004'] };
+import { errorFiles, printRedirects, redirectRules } from '../../generator/hosting/rules.ts';
 
 describe('redirect rules', () => {
-  const rules = redirectRules(3, ids);
+  const rules = redirectRules({ pageCount: 3, year: 2024 });
+  const text = printRedirects(rules).split('\n');
+  const at = (line: string) => {
+    const index = text.indexOf(line);
+    expect(index, line).toBeGreaterThan(0);
+    return index;
+  };
 
-  it('has one literal rule per (format, page) and per page, before the placeholders that answer errors', () => {
-    const text = printRedirects(rules).split('\n');
-    expect(text).toContain('/api/v1/matrix format=jaspar page=3 /api/v1/matrix/page/3/index.jaspar.txt 200!');
-    expect(text).toContain('/api/v1/matrix format=api page=1 /api/v1/matrix/page/1/index.html 200!');
-    expect(text).toContain('/api/v1/matrix page=2 /api/v1/matrix/page/2/index.json 200!');
-    expect(text).toContain('/api/v1/matrix format=json page=:page /api/v1/errors/invalid-page.json 404!');
-    expect(text).toContain('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!');
-    expect(text).toContain('/api/v1/matrix /api/v1/matrix/page/1/index.json 200!');
-    expect(text).toContain('/api/v1/matrix format=yaml page=last /api/v1/matrix/page/3/index.yaml 200!');
-    expect(text).toContain('/api/v1/matrix page=last /api/v1/matrix/page/3/index.json 200!');
-    expect(text).toContain('/api/v1/matrix/MA0004.2 /api/v1/matrix/MA0004.2/index.json 200!');
-    expect(text).toContain('/api/v1/matrix/MA0004/versions /api/v1/matrix/MA0004/versions/index.json 200!');
-    expect(text).toContain('/api/v1/matrix/:id format=meme /api/v1/matrix/:id/index.meme.txt 200!');
-    expect(text[text.length - 2]).toBe('/api/v1/* /api/v1/errors/not-found.json 404');
-    const at = (line: string) => text.indexOf(line);
+  it('has one literal rule per (format, page) of the unfiltered list, before the placeholders that answer errors', () => {
+    at('/api/v1/matrix format=jaspar page=3 /api/v1/matrix/page/3/index.jaspar.txt 200!');
+    at('/api/v1/matrix format=api page=1 /api/v1/matrix/page/1/index.html 200!');
+    at('/api/v1/matrix page=2 /api/v1/matrix/page/2/index.json 200!');
+    at('/api/v1/matrix /api/v1/matrix/page/1/index.json 200!');
+    at('/api/v1/matrix format=yaml page=last /api/v1/matrix/page/3/index.yaml 200!');
+    at('/api/v1/matrix page=last /api/v1/matrix/page/3/index.json 200!');
     // A literal page must win over the invalid-page placeholder, which must win over "format only".
     expect(at('/api/v1/matrix format=json page=3 /api/v1/matrix/page/3/index.json 200!')).toBeLessThan(at('/api/v1/matrix format=json page=:page /api/v1/errors/invalid-page.json 404!'));
     expect(at('/api/v1/matrix format=json page=:page /api/v1/errors/invalid-page.json 404!')).toBeLessThan(at('/api/v1/matrix format=json /api/v1/matrix/page/1/index.json 200!'));
     expect(at('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!')).toBeLessThan(at('/api/v1/matrix page=1 /api/v1/matrix/page/1/index.json 200!'));
   });
 
-  it('counts 10 rules per page plus a fixed set (page=last included) plus one per id', () => {
-    expect(rules.length).toBe(10 * 3 + 9 + 9 + 9 + 1 + 1 + 1 + 1 + 2 * 10 + 1 + 3 + 1);
+  it('answers filters and page sizes with placeholders, most parameters first', () => {
+    const full = at('/api/v1/matrix collection=:collection tax_group=:tax_group version=:version page_size=1000 page=:page format=meme /api/v1/matrix/collection/:collection/tax_group/:tax_group/version/:version/page_size/1000/page/:page/index.meme.txt 200!');
+    const one = at('/api/v1/matrix collection=:collection page_size=1000 page=:page format=meme /api/v1/matrix/collection/:collection/page_size/1000/page/:page/index.meme.txt 200!');
+    expect(full).toBeLessThan(one);
+    expect(one).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=meme /api/v1/matrix/page_size/1000/page/:page/index.meme.txt 200!'));
+    at('/api/v1/matrix tax_id=:tax_id version=:version /api/v1/matrix/tax_id/:tax_id/version/:version/page/1/index.json 200!');
+    at('/api/v1/species/:tax_id page_size=1000 page=:page /api/v1/matrix/tax_id/:tax_id/page_size/1000/page/:page/index.json 200!');
+    at('/api/v1/collections/:collection release=2024 page_size=1000 page=:page /api/v1/matrix/collection/:collection/page_size/1000/page/:page/index.json 200!');
+    at('/api/v1/species page_size=25 page=:page format=yaml /api/v1/species/page_size/25/page/:page/index.yaml 200!');
+  });
+
+  it('answers what it cannot answer with explicit errors before any data', () => {
+    const firstData = text.findIndex((l) => l.startsWith('/api/v1/matrix ') && l.endsWith(' 200!'));
+    for (const param of ['search', 'order', 'name', 'tf_class', 'tf_family', 'data_type']) {
+      expect(at(`/api/v1/matrix ${param}=:value /api/v1/errors/unsupported/param-${param}.json 501!`)).toBeLessThan(firstData);
+    }
+    expect(at('/api/v1/matrix collection=:collection tax_id=:tax_id /api/v1/errors/unsupported/filters.json 501!')).toBeLessThan(firstData);
+    expect(at('/api/v1/matrix tax_group=:tax_group tax_id=:tax_id /api/v1/errors/unsupported/filters.json 501!')).toBeLessThan(firstData);
+    // A release other than the mirrored one, after every rule that names release=2024 and before every rule without it.
+    const release = at('/api/v1/matrix release=:release /api/v1/errors/unsupported/release.json 501!');
+    expect(text.slice(release + 1).filter((l) => l.startsWith('/api/v1/matrix ') && l.includes('release=')).length).toBe(0);
+    expect(at('/api/v1/matrix page_size=1000 page=:page format=json /api/v1/matrix/page_size/1000/page/:page/index.json 200!')).toBeGreaterThan(release);
+    at('/api/v1/matrix page_size=:page_size /api/v1/errors/unsupported/page-size.json 501!');
+    at('/api/v1/matrix collection=:collection page_size=10 page=:page format=bed /api/v1/errors/unsupported/bed-list.json 501!');
+    at('/api/v1/matrix collection=:collection page_size=25 page=:page format=meme /api/v1/errors/unsupported/format-page-size.json 501!');
+    at('/api/v1/sites/:id format=api /api/v1/errors/unsupported/sites-format.json 501!');
+  });
+
+  it('redirects page sizes above 1000 to 1000, keeping every parameter', () => {
+    at('/api/v1/matrix collection=:collection page_size=5000 page=:page format=:format /api/v1/matrix/?collection=:collection&format=:format&page=:page&page_size=1000 301!');
+    at('/api/v1/taxon/:tax_group release=2024 page_size=10000 /api/v1/taxon/:tax_group/?page_size=1000&release=2024 301!');
+  });
+
+  it('routes ids with placeholders and keeps files whose names a placeholder would take', () => {
+    at('/api/v1/matrix/:id /api/v1/matrix/:id/index.json 200!');
+    at('/api/v1/matrix/:id/versions /api/v1/matrix/:id/versions/index.json 200!');
+    at('/api/v1/matrix/:id format=meme /api/v1/matrix/:id/index.meme.txt 200!');
+    at('/api/v1/sites/:id format=bed /api/v1/sites/:id/index.bed.txt 200!');
+    at('/api/v1/releases/:key format=yaml /api/v1/releases/:key/index.yaml 200!');
+    expect(at('/api/v1/collections/index.json /api/v1/collections/index.json 200!')).toBeLessThan(at('/api/v1/collections/:collection /api/v1/matrix/collection/:collection/page/1/index.json 200!'));
+    expect(at('/api/v1/matrix/index.html /api/v1/matrix/index.html 200!')).toBeLessThan(at('/api/v1/matrix/:id /api/v1/matrix/:id/index.json 200!'));
+    expect(text[text.length - 2]).toBe('/api/v1/* /api/v1/errors/not-found.json 404');
+  });
+
+  it('does not grow with the number of matrices', () => {
+    expect(redirectRules({ pageCount: 3, year: 2024 }).length + 3).toBe(redirectRules({ pageCount: 4, year: 2024 }).length - 10 + 3);
+  });
+});
+
+describe('error bodies', () => {
+  it('say what is not supported and what is', () => {
+    const files = new Map(errorFiles({ year: 2024 }));
+    expect(JSON.parse(files.get('/api/v1/errors/unsupported/param-search.json')!).detail).toMatch(/cannot answer the parameter "search".*Supported: format, page, page_size \(10, 25, 50, 100, 250, 500, 1000/);
+    expect(JSON.parse(files.get('/api/v1/errors/unsupported/release.json')!).detail).toBe('This static mirror serves JASPAR release 2024 only (release=2024).');
+    for (const body of files.values()) expect(Object.keys(JSON.parse(body))).toEqual(['detail']);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FORMAT_IDS } from '../../generator/formats/registry.ts';
 import {
-  detailDir, detailUrl, fileName, listDir, listQueryUrl, logoUrl, normaliseBaseUrl, outputPath, pathUrl, sitesUrl, versionsDir, versionsUrl,
+  detailDir, detailUrl, fileName, listDir, listQueryUrl, pageHref, logoUrl, normaliseBaseUrl, outputPath, pathUrl, sitesUrl, versionsDir, versionsUrl,
 } from '../../generator/routes/urls.ts';
 
 const BASE = 'https://mirror.example.org';
@@ -54,3 +54,23 @@ describe('normaliseBaseUrl', () => {
     expect(() => normaliseBaseUrl(raw)).toThrow();
   });
 });
+
+describe('list views: filters and page sizes', () => {
+  it('lays out a view as folders in a fixed key order, the default page size without a folder', () => {
+    expect(listDir(2)).toBe('/api/v1/matrix/page/2/');
+    expect(listDir(3, 1000)).toBe('/api/v1/matrix/page_size/1000/page/3/');
+    expect(listDir(1, 10, { version: 'latest', collection: 'CORE', tax_group: 'vertebrates' })).toBe('/api/v1/matrix/collection/CORE/tax_group/vertebrates/version/latest/page/1/');
+    expect(listDir(1, 25, { tax_id: '9606' })).toBe('/api/v1/matrix/tax_id/9606/page_size/25/page/1/');
+  });
+
+  it('writes next/previous with every parameter, keys in alphabetical order', () => {
+    expect(listQueryUrl(BASE, 'json', 2, 1000, { version: 'latest', collection: 'CORE' })).toBe('https://mirror.example.org/api/v1/matrix?collection=CORE&format=json&page=2&page_size=1000&version=latest');
+    expect(listQueryUrl(BASE, 'meme', 3, 10, { tax_id: '9606' })).toBe('https://mirror.example.org/api/v1/matrix?format=meme&page=3&tax_id=9606');
+  });
+
+  it('links pages for people to list folders as they are and to other resources with ?format=api', () => {
+    expect(pageHref(listDir(2, 100, { collection: 'CORE' }))).toBe('/api/v1/matrix/collection/CORE/page_size/100/page/2/');
+    expect(pageHref('/api/v1/matrix/MA0004.1/')).toBe('/api/v1/matrix/MA0004.1/?format=api');
+  });
+});
+

@@ -1,0 +1,145 @@
+// Bulk files: what the real API makes people page through ten records at a
+// time, in one file each, rendered by the same format modules as the API.
+//  - The list (every page's results, in list order) in json, jaspar, meme,
+//    transfac and pfm: the list resource without pagination.
+//  - JASPAR's download bundles, by JASPAR's file names: CORE redundant (every
+//    version) and non-redundant (the latest version of each base id), the
+//    same per taxonomic group, and each other collection non-redundant, in
+//    jaspar, meme and transfac. JASPAR writes its records in the order of its
+//    database's internal ids, which a release does not carry; ours come in
+//    matrix id order (base id, then version). Record for record they are
+//    JASPAR's bytes (test/mirror/bulk.test.ts compares them with the real
+//    2024 bundles).
+import type { Matrix, Release } from '../dataset/types.ts';
+import { FORMATS, type FormatId } from '../formats/registry.ts';
+import type { FormatContext, Resource } from '../formats/types.ts';
+import { listItem, listOrder } from '../resources.ts';
+import { allMatricesPath, bundlePath } from './layout.ts';
+
+/** Formats of the whole-list files, with their file suffix. */
+export const LIST_FILES: { format: FormatId; suffix: string }[] = [
+  { format: 'json', suffix: '.json' },
+  { format: 'jaspar', suffix: '_jaspar.txt' },
+  { format: 'meme', suffix: '_meme.txt' },
+  { format: 'transfac', suffix: '_transfac.txt' },
+  { format: 'pfm', suffix: '_pfm.txt' },
+];
+
+/** The formats JASPAR offers its bundles in. */
+export const BUNDLE_FORMATS = ['jaspar', 'meme', 'transfac'] as const satisfies readonly FormatId[];
+
+export interface BundleSet {
+  /** JASPAR's name of the set, e.g. "CORE_vertebrates_non-redundant". */
+  set: string;
+  collection: string;
+  taxGroup: string | null;
+  redundant: boolean;
+  matrices: Matrix[];
+}
+
+export interface BulkFile {
+  /** Root-relative URL path, e.g. "/download/all/JASPAR2024_all_matrices.json". */
+  path: string;
+  content: string;
+  /** UTF-8 bytes of the content. */
+  bytes: number;
+  matrices: number;
+  /** The format (json, jaspar, …) and, for bundles, the set. */
+  format: FormatId;
+  bundle?: BundleSet;
+}
+
+/** Matrix id order: base id, then version as a number. */
+export function byMatrixId(a: Matrix, b: Matrix): number {
+  return a.baseId < b.baseId ? -1 : a.baseId > b.baseId ? 1 : a.version - b.version;
+}
+
+/** The latest version of each base id. */
+export function latestVersions(matrices: readonly Matrix[]): Matrix[] {
+  const latest = new Map<string, Matrix>();
+  for (const m of matrices) {
+    const seen = latest.get(m.baseId);
+    if (!seen || m.version > seen.version) latest.set(m.baseId, m);
+  }
+  return [...latest.values()];
+}
+
+/** The sets JASPAR publishes: CORE whole and per taxonomic group, redundant
+ *  and non-redundant; every other collection non-redundant only (JASPAR has
+ *  no all-versions bundle of UNVALIDATED). Empty sets are left out. */
+export function bundleSets(release: Release): BundleSet[] {
+  const sets: BundleSet[] = [];
+  const collections = [...new Set(release.matrices.map((m) => m.collection))].sort((a, b) => (a === 'CORE' ? -1 : b === 'CORE' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  for (const collection of collections) {
+    const all = release.matrices.filter((m) => m.collection === collection).sort(byMatrixId);
+    const latest = latestVersions(all).sort(byMatrixId);
+    const add = (taxGroup: string | null, redundant: boolean, matrices: Matrix[]) => {
+      const name = [collection, taxGroup, redundant ? 'redundant' : 'non-redundant'].filter((p) => p !== null).map(safe).join('_');
+      if (matrices.length > 0) sets.push({ set: name, collection, taxGroup, redundant, matrices });
+    };
+    if (collection !== 'CORE') {
+      add(null, false, latest);
+      continue;
+    }
+    add(null, false, latest);
+    add(null, true, all);
+    const groups = [...new Set(all.map((m) => m.taxGroup).filter((g) => g !== ''))].sort();
+    for (const group of groups) {
+      // JASPAR's per-taxon non-redundant bundles hold the latest version of each base id whose latest version is in the group.
+      add(group, false, latest.filter((m) => m.taxGroup === group));
+      add(group, true, all.filter((m) => m.taxGroup === group));
+    }
+  }
+  return sets;
+}
+
+/** File names keep to letters, digits, "-", "." and "_". */
+const safe = (part: string) => part.replace(/[^A-Za-z0-9.-]+/g, '_');
+
+/** The list of `matrices` as one resource, rendered in `format` by the format's own module. */
+export function renderAll(matrices: Matrix[], format: FormatId, base: string, context: FormatContext): string {
+  const resource: Resource = {
+    kind: 'list',
+    body: { count: matrices.length, next: null, previous: null, results: matrices.map((m) => listItem(m, base)) },
+    matrices,
+    nav: { title: '', dir: '', request: '', formats: [], breadcrumbs: [] },
+  };
+  return FORMATS[format].render(resource, context);
+}
+
+/** The text formats write a list as a fixed head (MEME's header, else
+ *  nothing) followed by one record per matrix, which is how JASPAR's bundles
+ *  are laid out too. Each matrix appears in up to four bundles of a format,
+ *  so its record is rendered once (by the format's module) and reused. */
+function recordJoiner(format: FormatId, base: string, context: FormatContext): (matrices: Matrix[]) => string {
+  const head = renderAll([], format, base, context);
+  const records = new Map<Matrix, string>();
+  const record = (m: Matrix) => {
+    let text = records.get(m);
+    if (text === undefined) records.set(m, (text = renderAll([m], format, base, context).slice(head.length)));
+    return text;
+  };
+  return (matrices) => head + matrices.map(record).join('');
+}
+
+/** Every bulk file, rendered one at a time (a caller that streams holds one at a time). */
+export function* bulkFiles(release: Release, base: string, context: FormatContext): Generator<BulkFile> {
+  const year = release.info.year;
+  const ordered = listOrder(release.matrices);
+  const joiners = new Map<FormatId, (matrices: Matrix[]) => string>();
+  const render = (format: FormatId, matrices: Matrix[]) => {
+    if (format === 'json') return renderAll(matrices, format, base, context);
+    if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, context));
+    return joiners.get(format)!(matrices);
+  };
+  for (const { format, suffix } of LIST_FILES) {
+    const content = render(format, ordered);
+    yield { path: allMatricesPath(year, suffix), content, bytes: Buffer.byteLength(content), matrices: ordered.length, format };
+  }
+  for (const bundle of bundleSets(release)) {
+    for (const format of BUNDLE_FORMATS) {
+      const content = render(format, bundle.matrices);
+      yield { path: bundlePath(year, bundle.collection, bundle.set, format), content, bytes: Buffer.byteLength(content), matrices: bundle.matrices.length, format, bundle };
+    }
+  }
+}

@@ -1,0 +1,103 @@
+// Tar headers (POSIX ustar, pax extended headers where ustar cannot hold a
+// path or size), as pure functions. Everything that could differ between two
+// builds is fixed: owner 0:0 without names, mode 0644/0755, one mtime, no
+// device numbers; the caller supplies entries in a fixed order.
+
+export const BLOCK = 512;
+
+/** The timestamp of every entry: 1985-10-26T08:15:00Z, the one `npm pack`
+ *  uses. A fixed date keeps the archive reproducible; 0 (1970) makes some
+ *  tools warn about implausible dates. */
+export const FIXED_MTIME = 499_162_500;
+
+export type EntryType = 'file' | 'dir';
+
+const MAX_OCTAL_SIZE = 8 ** 11 - 1;
+
+/** The header block(s) of one entry: a pax header first when needed, then the ustar header. */
+export function entryHeader(path: string, type: EntryType, size: number, mtime = FIXED_MTIME): Buffer {
+  if (path.includes('\0')) throw new Error(`tar path "${path}" contains a NUL byte`);
+  const name = type === 'dir' && !path.endsWith('/') ? `${path}/` : path;
+  const split = splitUstar(name);
+  const pax: [string, string][] = [];
+  if (split === null) pax.push(['path', name]);
+  if (size > MAX_OCTAL_SIZE) pax.push(['size', String(size)]);
+  const header = ustarHeader(split ?? fallbackName(name), type === 'dir' ? '5' : '0', type === 'dir' ? 0o755 : 0o644, size > MAX_OCTAL_SIZE ? 0 : size, mtime);
+  if (pax.length === 0) return header;
+  const body = Buffer.from(pax.map(([k, v]) => paxRecord(k, v)).join(''), 'utf8');
+  const paxName = fallbackName({ prefix: '', name: `PaxHeader/${name.replace(/\/$/, '').split('/').pop()}` });
+  return Buffer.concat([ustarHeader(paxName, 'x', 0o644, body.length, mtime), body, padding(body.length), header]);
+}
+
+/** Zero bytes that fill a member of `size` bytes up to the next block. */
+export function padding(size: number): Buffer {
+  return Buffer.alloc((BLOCK - (size % BLOCK)) % BLOCK);
+}
+
+/** The end of an archive: two zero blocks. */
+export const END = Buffer.alloc(2 * BLOCK);
+
+interface UstarName {
+  prefix: string;
+  name: string;
+}
+
+/** name ≤ 100 bytes, or prefix ≤ 155 bytes + "/" + name ≤ 100 bytes; null when neither fits (or not ASCII). */
+export function splitUstar(path: string): UstarName | null {
+  if (!/^[\x20-\x7e]*$/.test(path)) return null;
+  if (path.length <= 100) return { prefix: '', name: path };
+  // A directory's trailing "/" belongs to the name part.
+  const body = path.endsWith('/') ? path.slice(0, -1) : path;
+  for (let i = body.indexOf('/'); i !== -1; i = body.indexOf('/', i + 1)) {
+    const prefix = path.slice(0, i);
+    const name = path.slice(i + 1);
+    if (prefix.length <= 155 && name.length <= 100 && name.length > 0) return { prefix, name };
+  }
+  return null;
+}
+
+/** What a reader without pax support sees: the path cut to fit (ASCII, ≤ 100 bytes). */
+function fallbackName(name: string | UstarName): UstarName {
+  if (typeof name !== 'string') return { prefix: name.prefix, name: ascii(name.name).slice(0, 100) };
+  return { prefix: '', name: ascii(name).slice(-100) };
+}
+
+const ascii = (text: string) => text.replace(/[^\x20-\x7e]/g, '_');
+
+/** "LEN key=value\n", LEN counting the whole record in bytes, its own digits included. */
+export function paxRecord(key: string, value: string): string {
+  const rest = Buffer.byteLength(` ${key}=${value}\n`);
+  let digits = String(rest).length;
+  while (String(rest + digits).length !== digits) digits++;
+  return `${rest + digits} ${key}=${value}\n`;
+}
+
+function ustarHeader(path: UstarName, typeflag: string, mode: number, size: number, mtime: number): Buffer {
+  const h = Buffer.alloc(BLOCK);
+  h.write(path.name, 0, 100, 'ascii');
+  octal(h, 100, 8, mode);
+  octal(h, 108, 8, 0); // uid
+  octal(h, 116, 8, 0); // gid
+  octal(h, 124, 12, size);
+  octal(h, 136, 12, mtime);
+  h.write(typeflag, 156, 1, 'ascii');
+  h.write('ustar\0', 257, 6, 'ascii');
+  h.write('00', 263, 2, 'ascii');
+  // uname and gname stay empty: owners are numeric (0:0), as `tar --numeric-owner` writes them.
+  octal(h, 329, 8, 0); // devmajor
+  octal(h, 337, 8, 0); // devminor
+  h.write(path.prefix, 345, 155, 'ascii');
+  // Checksum: the byte sum with the checksum field read as eight spaces.
+  h.fill(0x20, 148, 156);
+  let sum = 0;
+  for (const byte of h) sum += byte;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'ascii');
+  return h;
+}
+
+/** An octal number in `width` bytes: width-1 digits, zero-padded, then NUL. */
+function octal(h: Buffer, offset: number, width: number, value: number): void {
+  const digits = value.toString(8);
+  if (digits.length > width - 1) throw new Error(`${value} does not fit a ${width}-byte tar field`);
+  h.write(`${digits.padStart(width - 1, '0')}\0`, offset, width, 'ascii');
+}

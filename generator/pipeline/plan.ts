@@ -1,0 +1,159 @@
+// The site as a plan: every output path, with either its content (small or
+// whole-release files: rules, search index, bulk downloads) or a task that
+// renders it later, on any thread (every planned resource in its formats,
+// every logo). Paths are claimed when planned, so clashes, escapes and
+// oversized folders fail before anything is rendered or written.
+import { posix } from 'node:path';
+import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
+import type { FormatId } from '../formats/registry.ts';
+import { formatsOf, type PlannedResource } from '../resources.ts';
+import { MAX_DIR_ENTRIES } from '../routes/shard.ts';
+import { logoPath, outputPath } from '../routes/urls.ts';
+import { formatContext, renderTask, resolveTask } from './render.ts';
+
+export type Content = string | Buffer;
+
+/** Work described by data, so that a worker thread can do it (see wire.ts). */
+export type Task =
+  | { kind: 'resource'; paths: string[]; planned: PlannedResource; formats: readonly FormatId[] }
+  | { kind: 'logo'; paths: [string]; matrix: Matrix };
+
+/** A planned file whose content a task renders. */
+class Deferred {
+  constructor(readonly task: number, readonly index: number) {}
+}
+
+/**
+ * path → content, for readers of a plan (tests, checks): a task's outputs are
+ * rendered on this thread when asked for. The build itself never asks; it
+ * hands the tasks to its workers.
+ */
+export class PlannedFiles extends Map<string, Content> {
+  private last: { task: number; contents: Content[] } | null = null;
+  constructor(private readonly owner: OutputPlan) {
+    super();
+  }
+
+  /** The planned content, or the task index and position that renders it. */
+  raw(path: string): Content | { task: number; index: number } | undefined {
+    return super.get(path) as Content | Deferred | undefined;
+  }
+
+  override get(path: string): Content | undefined {
+    const value = super.get(path) as Content | Deferred | undefined;
+    if (!(value instanceof Deferred)) return value;
+    if (this.last?.task !== value.task) this.last = { task: value.task, contents: this.owner.renderHere(value.task) };
+    return this.last.contents[value.index];
+  }
+
+  override *entries(): MapIterator<[string, Content]> {
+    for (const path of this.keys()) yield [path, this.get(path)!];
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, Content]> {
+    return this.entries();
+  }
+
+  override *values(): MapIterator<Content> {
+    for (const path of this.keys()) yield this.get(path)!;
+  }
+
+  override forEach(fn: (value: Content, key: string, map: Map<string, Content>) => void, self?: unknown): void {
+    for (const [k, v] of this.entries()) fn.call(self, v, k, this);
+  }
+}
+
+export class OutputPlan {
+  readonly files: PlannedFiles = new PlannedFiles(this);
+  /** Rendering tasks; the writer drops each (null) once it is handed out. */
+  readonly tasks: (Task | null)[] = [];
+  /** Folders the planned files need, with how many entries each will hold ("" is the root). */
+  private readonly entries = new Map<string, number>([['', 0]]);
+  private readonly folders = new Set<string>(['']);
+
+  /** release: what the formats print about the release (needed for resources). */
+  constructor(readonly release?: ReleaseInfo) {}
+
+  /** Plans a file with its content; relative path with "/" separators. Refuses clashes and escapes. */
+  add(relPath: string, content: Content): void {
+    this.claim(relPath);
+    this.files.set(relPath, content);
+  }
+
+  /** Plans a resource in each of its formats (formatsOf), rendered later by a worker. */
+  addResource(planned: PlannedResource): void {
+    const formats = formatsOf(planned);
+    const paths = formats.map((f) => outputPath(planned.dir, f));
+    this.addTask({ kind: 'resource', paths, planned, formats });
+  }
+
+  /** Plans a matrix's logo, rendered later by a worker. */
+  addLogo(matrix: Matrix): void {
+    this.addTask({ kind: 'logo', paths: [logoPath(matrix.matrixId).slice(1)], matrix });
+  }
+
+  private addTask(task: Task): void {
+    if (task.kind === 'resource' && !this.release) throw new Error('an OutputPlan needs the release description to plan resources');
+    const index = this.tasks.length;
+    task.paths.forEach((p) => this.claim(p));
+    this.tasks.push(task);
+    task.paths.forEach((p, i) => (this.files as Map<string, unknown>).set(p, new Deferred(index, i)));
+  }
+
+  /** Renders a task on this thread (for readers of the plan). */
+  renderHere(index: number): Content[] {
+    const task = this.tasks[index];
+    if (!task) throw new Error(`task ${index} was already handed to the writer`);
+    return renderTask(resolveTask(task), formatContext(this.release!));
+  }
+
+  private claim(relPath: string): void {
+    const normal = posix.normalize(relPath);
+    if (normal !== relPath || normal.startsWith('../') || normal.startsWith('/') || normal === '..' || normal === '.') {
+      throw new Error(`output path "${relPath}" is not a clean relative path inside the output folder`);
+    }
+    if (this.files.has(relPath)) throw new Error(`two resources map to the same output file ${relPath}`);
+    if (this.folders.has(relPath)) throw new Error(`output file ${relPath} would replace a folder of other outputs`);
+    const cut = relPath.lastIndexOf('/');
+    const parent = cut < 0 ? '' : relPath.slice(0, cut);
+    if (!this.folders.has(parent)) {
+      // A new folder: check each ancestor once and count it in its own parent.
+      const parts = relPath.split('/');
+      let above = '';
+      for (let i = 0; i < parts.length - 1; i++) {
+        const folder = i === 0 ? parts[0] : `${above}/${parts[i]}`;
+        if (this.files.has(folder)) throw new Error(`output file ${relPath} needs ${folder} to be a folder, but it is an output file`);
+        if (!this.folders.has(folder)) {
+          this.folders.add(folder);
+          this.entries.set(folder, 0);
+          this.entries.set(above, this.entries.get(above)! + 1);
+        }
+        above = folder;
+      }
+    }
+    this.entries.set(parent, this.entries.get(parent)! + 1);
+  }
+
+  /** Every folder the planned files need ("" is the root). */
+  folderList(): string[] {
+    return [...this.folders];
+  }
+
+  /** Throws when a folder would hold more entries than a host accepts. */
+  checkFolderSizes(limit = MAX_DIR_ENTRIES): void {
+    for (const [dir, count] of this.entries) {
+      if (count > limit) throw new Error(`folder "${dir || '.'}" would hold ${count} entries; Netlify accepts at most ${limit}`);
+    }
+  }
+
+  /** Bytes of the files planned with their content (rendered files are counted when written). */
+  get bytes(): number {
+    let total = 0;
+    for (const path of this.files.keys()) {
+      const c = this.files.raw(path);
+      if (typeof c === 'string') total += Buffer.byteLength(c);
+      else if (Buffer.isBuffer(c)) total += c.length;
+    }
+    return total;
+  }
+}

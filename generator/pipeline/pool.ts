@@ -1,0 +1,120 @@
+// Render workers. Each is a worker thread that loads the generator through
+// tsx: a worker does not inherit the TypeScript loader of its parent, however
+// the parent was started (`npm run build`, `node --import tsx …`). Workers start before the
+// release is read and get the layout, release description and output folder
+// in an init message once those are known.
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ReleaseInfo } from '../dataset/types.ts';
+import type { Layout } from '../routes/shard.ts';
+
+export interface WorkerInit {
+  layout: Layout;
+  release: ReleaseInfo;
+  root: string;
+  /** Compare with the file on disk before writing (false: the folder was empty). */
+  compare: boolean;
+}
+
+export interface BatchResult {
+  id: number;
+  sizes: number[];
+  ctimes: number[];
+  written: number[];
+  error?: string;
+}
+
+/** Worker threads to use by default: one per core. */
+export const defaultWorkers = (): number => os.availableParallelism();
+
+// Neither inheriting the parent's execArgv nor `execArgv: ['--import', 'tsx']`
+// gets the loader into a worker on Node 20 ("Unknown file extension .ts"):
+// the worker is a small script that registers tsx's ESM hooks first, then
+// imports worker.ts.
+const TSX_API = typeof import.meta.resolve === 'function'
+  ? import.meta.resolve('tsx/esm/api')
+  : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
+
+export class RenderPool {
+  private readonly workers: { worker: Worker; inFlight: number; ready: Promise<void> }[] = [];
+  private readonly pending = new Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void; slot: number }>();
+  private nextId = 0;
+  private waiters: (() => void)[] = [];
+  private failure: Error | null = null;
+
+  constructor(size: number, private readonly perWorker = 2) {
+    for (let i = 0; i < size; i++) {
+      const worker = new Worker(BOOT, { eval: true });
+      let onReady!: () => void;
+      const ready = new Promise<void>((resolve) => (onReady = resolve));
+      const slot = { worker, inFlight: 0, ready };
+      worker.on('message', (m: BatchResult | { ready: true }) => {
+        if ('ready' in m) return onReady();
+        const p = this.pending.get(m.id)!;
+        this.pending.delete(m.id);
+        slot.inFlight--;
+        this.wake();
+        if (m.error) p.reject(new Error(`render worker: ${m.error}`));
+        else p.resolve(m);
+      });
+      worker.on('error', (error) => this.fail(error as Error));
+      worker.on('exit', (code) => {
+        if (code !== 0) this.fail(new Error(`render worker exited with code ${code}`));
+      });
+      this.workers.push(slot);
+    }
+  }
+
+  get size(): number {
+    return this.workers.length;
+  }
+
+  init(init: WorkerInit): void {
+    for (const w of this.workers) w.worker.postMessage({ init });
+  }
+
+  /** True when every worker has as many batches as it may queue. */
+  busy(): boolean {
+    return !this.workers.some((w) => w.inFlight < this.perWorker);
+  }
+
+  /** Resolves when a worker can take another batch. */
+  async room(): Promise<void> {
+    while (!this.failure && this.busy()) await new Promise<void>((r) => this.waiters.push(r));
+    if (this.failure) throw this.failure;
+  }
+
+  /** Sends a batch of encoded tasks to the least busy worker. */
+  run(tasks: Buffer[]): Promise<BatchResult> {
+    if (this.failure) return Promise.reject(this.failure);
+    const slot = this.workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+    slot.inFlight++;
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, slot: this.workers.indexOf(slot) });
+      // Copied, not transferred: a Buffer may share its memory with others.
+      slot.worker.postMessage({ id, tasks });
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  private fail(error: Error): void {
+    if (this.failure) return;
+    this.failure = error;
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
+    this.wake();
+  }
+}

@@ -1,0 +1,36 @@
+// What a task renders, the same on the main thread and in a worker: a
+// resource in each of its formats, or a logo. The format context is built
+// here, in one place, because a worker has to rebuild it from data (a
+// function cannot be sent to another thread).
+import type { Pfm, ReleaseInfo } from '../dataset/types.ts';
+import { FORMATS, type FormatId } from '../formats/registry.ts';
+import type { FormatContext, Resource } from '../formats/types.ts';
+import { renderLogoSvg } from '../logos/svg.ts';
+import { withFormat } from '../resources.ts';
+import { detailDir, logoPath, pageHref } from '../routes/urls.ts';
+import type { Content, Task } from './plan.ts';
+
+export function formatContext(release: ReleaseInfo): FormatContext {
+  return {
+    release,
+    logoHref: logoPath,
+    detailHref: (matrixId) => pageHref(detailDir(matrixId)),
+  };
+}
+
+/** A task as plain data: the resource as each format's request sees it. */
+export type WireTask =
+  | { kind: 'resource'; paths: string[]; formats: FormatId[]; resources: Resource[] }
+  | { kind: 'logo'; paths: string[]; pfm: Pfm };
+
+/** Applies what only the main thread can (withFormat calls the list's query-URL function). */
+export function resolveTask(task: Task): WireTask {
+  if (task.kind === 'logo') return { kind: 'logo', paths: task.paths, pfm: task.matrix.pfm };
+  return { kind: 'resource', paths: task.paths, formats: [...task.formats], resources: task.formats.map((f) => withFormat(task.planned, f)) };
+}
+
+/** The content of each of the task's paths, in order. */
+export function renderTask(task: WireTask, context: FormatContext): Content[] {
+  if (task.kind === 'logo') return [renderLogoSvg(task.pfm)];
+  return task.formats.map((format, i) => FORMATS[format].render(task.resources[i], context));
+}

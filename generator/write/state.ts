@@ -1,0 +1,133 @@
+// What a build remembers for the next one, kept BESIDE the output folder
+// (public/ → .public-build-state/), so that it is never published:
+// - the fingerprint of everything the site was built from (inputs, generator
+//   sources, options): equal and the folder unaltered → nothing to do;
+// - every file of the site with its size and ctime (a change the build did
+//   not make shows as another ctime: ctime cannot be set by hand), and every
+//   folder with its mtime (an added or removed entry shows there);
+// - each rendering task's key (a hash of what it renders from), so that an
+//   unchanged resource is not even rendered again;
+// - the last build's report.
+// "in-progress" is created before the first change to the output folder and
+// removed after the state is saved: a build that died in between leaves it,
+// and the next build trusts nothing and compares every file with what it
+// renders.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import path from 'node:path';
+
+const HEADER = 'jaspar-static-api build state 1';
+
+export interface FileRecord {
+  size: number;
+  ctimeMs: number;
+  /** Written into the folder by a later step of the build (e.g. the mirror archive), not by the writer. */
+  adopted: boolean;
+}
+
+export interface BuildState {
+  fingerprint: string;
+  report: unknown;
+  files: Map<string, FileRecord>;
+  /** First output path of a task → its key. */
+  keys: Map<string, string>;
+  /** Folder ("" is the root) → mtimeMs. */
+  dirs: Map<string, number>;
+}
+
+export const emptyState = (): BuildState => ({ fingerprint: '', report: null, files: new Map(), keys: new Map(), dirs: new Map() });
+
+/** Where the state of the output folder outDir is kept. */
+export const stateDir = (outDir: string): string => path.join(path.dirname(path.resolve(outDir)), `.${path.basename(path.resolve(outDir))}-build-state`);
+const stateFile = (outDir: string) => path.join(stateDir(outDir), 'state.tsv');
+const markerFile = (outDir: string) => path.join(stateDir(outDir), 'in-progress');
+
+/** The previous build's state, or null when there is none to trust (none, unreadable, or a build was interrupted). */
+export function readState(outDir: string): BuildState | null {
+  if (existsSync(markerFile(outDir))) return null;
+  let text: string;
+  try {
+    text = readFileSync(stateFile(outDir), 'utf8');
+  } catch {
+    return null;
+  }
+  const state = emptyState();
+  let start = 0;
+  let first = true;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (first) {
+      if (line !== HEADER) return null;
+      first = false;
+      continue;
+    }
+    const f = line.split('\t');
+    switch (f[0]) {
+      case 'F':
+      case 'A':
+        state.files.set(f[1], { size: Number(f[2]), ctimeMs: Number(f[3]), adopted: f[0] === 'A' });
+        break;
+      case 'K':
+        state.keys.set(f[1], f[2]);
+        break;
+      case 'D':
+        state.dirs.set(f[1], Number(f[2]));
+        break;
+      case 'fingerprint':
+        state.fingerprint = f[1];
+        break;
+      case 'report':
+        state.report = JSON.parse(f[1]);
+        break;
+      case 'end':
+        return state;
+      default:
+        return null;
+    }
+  }
+  return null; // no "end" line: cut short
+}
+
+/** True when a build started changing outDir and did not finish. */
+export const interrupted = (outDir: string): boolean => existsSync(markerFile(outDir));
+
+/** Marks the output folder as being changed. */
+export function markInProgress(outDir: string): void {
+  mkdirSync(stateDir(outDir), { recursive: true });
+  writeFileSync(markerFile(outDir), `a build started changing ${path.resolve(outDir)}; until it finishes, the folder may be half updated\n`);
+}
+
+/** Saves the state and clears the in-progress mark. */
+export function saveState(outDir: string, state: BuildState): void {
+  mkdirSync(stateDir(outDir), { recursive: true });
+  const temp = `${stateFile(outDir)}.${process.pid}`;
+  const fd = openSync(temp, 'w');
+  try {
+    let chunk: string[] = [HEADER, `fingerprint\t${state.fingerprint}`, `report\t${JSON.stringify(state.report)}`];
+    const flush = (force = false) => {
+      if (chunk.length < 8192 && !force) return;
+      writeSync(fd, `${chunk.join('\n')}\n`);
+      chunk = [];
+    };
+    for (const [p, r] of state.files) {
+      chunk.push(`${r.adopted ? 'A' : 'F'}\t${p}\t${r.size}\t${r.ctimeMs}`);
+      flush();
+    }
+    for (const [p, k] of state.keys) {
+      chunk.push(`K\t${p}\t${k}`);
+      flush();
+    }
+    for (const [p, m] of state.dirs) {
+      chunk.push(`D\t${p}\t${m}`);
+      flush();
+    }
+    chunk.push('end');
+    flush(true);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, stateFile(outDir));
+  rmSync(markerFile(outDir), { force: true });
+}

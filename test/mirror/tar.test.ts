@@ -1,0 +1,82 @@
+// Tar headers: ustar name/prefix split, pax for what ustar cannot hold, and
+// archives of awkward trees read back by the system's tar.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeMirror } from '../../generator/mirror/archive.ts';
+import { ARCHIVE, ARCHIVE_FOLDER, rel } from '../../generator/mirror/layout.ts';
+import { listSite } from '../../generator/mirror/manifest.ts';
+import { entryHeader, paxRecord, splitUstar } from '../../generator/mirror/tar.ts';
+import { intact, verifyMirror } from '../../generator/mirror/verify.ts';
+
+const temp = mkdtempSync(path.join(os.tmpdir(), 'jaspar-tar-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+const long = (n: number, part = 'abcdefghij') => Array.from({ length: n }, (_, i) => `${part}${i}`).join('/');
+
+describe('ustar names', () => {
+  it.each([
+    ['short.txt', { prefix: '', name: 'short.txt' }],
+    ['a'.repeat(100), { prefix: '', name: 'a'.repeat(100) }],
+    [`${'p'.repeat(150)}/${'n'.repeat(100)}`, { prefix: 'p'.repeat(150), name: 'n'.repeat(100) }],
+    [`${'p'.repeat(156)}/n`, null], // prefix too long
+    [`${'n'.repeat(101)}`, null], // no "/" to split at
+    ['Krüppel.txt', null], // not ASCII: pax
+  ])('%s', (input, expected) => {
+    expect(splitUstar(input)).toEqual(expected);
+  });
+
+  it('keeps a folder\'s trailing "/" in the name part', () => {
+    expect(splitUstar(`${'p'.repeat(120)}/${'d'.repeat(20)}/`)).toEqual({ prefix: 'p'.repeat(120), name: `${'d'.repeat(20)}/` });
+  });
+});
+
+describe('headers', () => {
+  it('pax records count their own length', () => {
+    for (const value of ['x', 'y'.repeat(85), 'z'.repeat(993), 'é'.repeat(50)]) {
+      const record = paxRecord('path', value);
+      expect(Number(record.split(' ')[0])).toBe(Buffer.byteLength(record));
+    }
+  });
+
+  it('a ustar header is one block with a valid checksum; a long path gets a pax header first', () => {
+    const h = entryHeader('a/b.txt', 'file', 5);
+    expect(h.length).toBe(512);
+    let sum = 0;
+    for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 0x20 : h[i];
+    expect(parseInt(h.subarray(148, 154).toString(), 8)).toBe(sum);
+    expect(h.subarray(257, 263).toString()).toBe('ustar\0');
+    const pax = entryHeader(long(30), 'file', 5);
+    expect(pax.length).toBe(512 * 3);
+    expect(pax[156]).toBe('x'.charCodeAt(0));
+  });
+});
+
+describe('archives of awkward trees, read back by the system tar', () => {
+  it('long paths (ustar prefix and pax), non-ASCII names, empty and block-sized files', async () => {
+    const site = mkdtempSync(path.join(temp, 'site-'));
+    const files: Record<string, string | Buffer> = {
+      'index.html': '<!doctype html>\n',
+      [`${'p'.repeat(120)}/${'n'.repeat(90)}.txt`]: 'fits ustar with a prefix\n',
+      [`${long(30)}/deep.txt`]: 'needs pax: more than 255 bytes\n',
+      'download/Krüppel ünicode.txt': 'pax path in UTF-8\n',
+      'empty.txt': '',
+      'block.bin': Buffer.alloc(512, 7),
+    };
+    for (const [file, content] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(site, file)), { recursive: true });
+      writeFileSync(path.join(site, file), content);
+    }
+    const report = await writeMirror(site);
+    expect(report.files).toBe(Object.keys(files).length + 1);
+    const into = mkdtempSync(path.join(temp, 'out-'));
+    execFileSync('tar', ['-xzf', path.join(site, rel(ARCHIVE)), '-C', into]);
+    const mirror = path.join(into, ARCHIVE_FOLDER);
+    for (const [file, content] of Object.entries(files)) expect(readFileSync(path.join(mirror, file)).equals(Buffer.from(content))).toBe(true);
+    expect(listSite(mirror).files).toHaveLength(Object.keys(files).length + 1);
+    expect(intact(verifyMirror(mirror))).toBe(true);
+    expect(intact(verifyMirror(site))).toBe(true);
+  });
+});
