@@ -16,8 +16,8 @@ import { homePage } from './pages/home.ts';
 import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './api-extras.ts';
 import { planEndpoints } from './endpoints.ts';
-import { defaultPageCount, formatsOf, planResources, withFormat } from './resources.ts';
-import { LIST, detailDir, errorPaths, logoPath, outputPath, pageHref, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
+import { defaultPageCount, planResources, withFormat } from './resources.ts';
+import { LIST, errorPaths, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
@@ -74,7 +74,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
 
   const plan = new OutputPlan(info);
   const listPages = defaultPageCount(release);
-  // Rendered later, by the render workers, in each of the resource's formats (formatsOf).
+  // Rendered later, by the render workers, in each of the resource's formats (resources.ts formatsOf).
   for (const p of planned) plan.addResource(p);
   // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
   const firstPage = planned.find((p) => p.resource.kind === 'list' && p.neighbours?.previous === null)!;

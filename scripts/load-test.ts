@@ -9,7 +9,7 @@
 // error, timeout, non-2xx status or mismatch.
 //
 //   npm run load -- [--site DIR] [--server both|http-server|netlify]
-//                   [--connections 50] [--duration 30] [--urls 400] [--timeout 30]
+//                   [--connections 50] [--duration 30] [--urls 400] [--timeout 120]
 //
 // The site must be built first (npm run build -- --out DIR); the base URL it
 // was built with does not matter (bodies are compared with the files).
@@ -44,7 +44,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '50' },
     duration: { type: 'string', default: '30' },
     urls: { type: 'string', default: '400' },
-    timeout: { type: 'string', default: '30' },
+    timeout: { type: 'string', default: '120' },
   },
 });
 const site = path.resolve(values.site!);

@@ -57,6 +57,8 @@ export function headerRules(): HeaderRule[] {
   }
   rules.push({ for: '/api/v1/errors/*', values: { 'Content-Type': 'application/json' } });
   rules.push({ for: '/download/bed_files/*', values: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  // The mirror's manifest has no extension (sha256sum's own name).
+  rules.push({ for: '/download/SHA256SUMS', values: { 'Content-Type': 'text/plain; charset=utf-8' } });
   return rules;
 }
 

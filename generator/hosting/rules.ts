@@ -49,6 +49,8 @@ export const UNSUPPORTED_PARAMS = ['search', 'order', 'name', 'tf_class', 'tf_fa
 /** page_size values above the real maximum (1000) that are redirected to page_size=1000. */
 export const PAGE_SIZE_ALIASES = ['2000', '5000', '10000'] as const;
 export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1];
+/** Up to this many pages the unfiltered list's pages are literal rules (see redirectRules). */
+export const LITERAL_PAGES = 1000;
 
 /** A list endpoint and the folder layout of its pages. */
 interface ListFamily {
@@ -178,20 +180,33 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   rules.push(rewrite(undefined, `${LIST}/index.html`, `${LIST}/index.html`));
 
   // The unfiltered list at the default page size: every valid (format, page)
-  // pair literally, so that other pages get the real service's "Invalid page.".
+  // pair literally, so that other pages get the real service's "Invalid
+  // page.". Up to LITERAL_PAGES pages; a larger release (ten times JASPAR
+  // would need 52,000 such rules) gets placeholder rules like the filtered
+  // lists, and a page past the end answers "Not found.".
   const defaultList: RedirectRule[] = [];
-  for (const format of FORMAT_IDS) {
-    for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ format, page: String(page) }, pageFile(page, format)));
+  if (pageCount <= LITERAL_PAGES) {
+    for (const format of FORMAT_IDS) {
+      for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ format, page: String(page) }, pageFile(page, format)));
+    }
+    // DRF also answers page=last with the last page.
+    for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
+    // A known format with any other page value: the real service's 404.
+    for (const format of FORMAT_IDS) defaultList.push(error({ format, page: ':page' }, errorPaths.invalidPage));
+  } else {
+    for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
+    for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: ':page' }, `/${outputPath(listDir(':page'), format)}`));
   }
-  // DRF also answers page=last with the last page.
-  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
-  // A known format with any other page value: the real service's 404.
-  for (const format of FORMAT_IDS) defaultList.push(error({ format, page: ':page' }, errorPaths.invalidPage));
   for (const format of FORMAT_IDS) defaultList.push(rewrite({ format }, pageFile(1, format)));
   defaultList.push(error({ format: ':format' }, errorPaths.notFound));
-  for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ page: String(page) }, pageFile(page, DEFAULT_FORMAT)));
-  defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
-  defaultList.push(error({ page: ':page' }, errorPaths.invalidPage));
+  if (pageCount <= LITERAL_PAGES) {
+    for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ page: String(page) }, pageFile(page, DEFAULT_FORMAT)));
+    defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
+    defaultList.push(error({ page: ':page' }, errorPaths.invalidPage));
+  } else {
+    defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
+    defaultList.push(rewrite({ page: ':page' }, `/${outputPath(listDir(':page'), DEFAULT_FORMAT)}`));
+  }
   defaultList.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
 
   // The matrices of one collection, taxonomic group or species: the filtered lists.

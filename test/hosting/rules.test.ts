@@ -68,8 +68,13 @@ describe('redirect rules', () => {
     expect(text[text.length - 2]).toBe('/api/v1/* /api/v1/errors/not-found.json 404');
   });
 
-  it('does not grow with the number of matrices', () => {
-    expect(redirectRules({ pageCount: 3, year: 2024 }).length + 3).toBe(redirectRules({ pageCount: 4, year: 2024 }).length - 10 + 3);
+  it('grows by 10 rules a page of the unfiltered list, and not at all past 1000 pages', () => {
+    expect(redirectRules({ pageCount: 4, year: 2024 }).length - redirectRules({ pageCount: 3, year: 2024 }).length).toBe(10);
+    const big = redirectRules({ pageCount: 5278, year: 2024 });
+    expect(big.length).toBe(redirectRules({ pageCount: 1001, year: 2024 }).length);
+    expect(big.length).toBeLessThan(redirectRules({ pageCount: 1000, year: 2024 }).length);
+    expect(printRedirects(big)).toContain('/api/v1/matrix format=meme page=:page /api/v1/matrix/page/:page/index.meme.txt 200!');
+    expect(printRedirects(big)).toContain('/api/v1/matrix format=meme page=last /api/v1/matrix/page/5278/index.meme.txt 200!');
   });
 });
 
