@@ -209,8 +209,12 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   }
   defaultList.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
 
-  // The matrices of one collection, taxonomic group or species: the filtered lists.
   const matrixDir = (filters: Filters, size: number, page: string) => listDir(page, size, filters);
+  // The matrix list first (netlify dev walks the rules in order for every
+  // request); the unfiltered list at the default page size comes last, literally.
+  rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, answers: answersMatrixList }, release, defaultList));
+
+  // The matrices of one collection, taxonomic group or species: the filtered lists.
   for (const [endpoint, pathFilter] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
     rules.push(...listFamilyRules({
       from: `${API}/${endpoint}/:${pathFilter}`,
@@ -224,8 +228,6 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
     rules.push(...listFamilyRules({ from: `${API}/${endpoint}`, combos: [[]], dir: (_f, size, page) => indexDir(endpoint, page, size), answers: answersIndex }, release));
   }
-  // The matrix list; the unfiltered list at the default page size comes last, literally.
-  rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, answers: answersMatrixList }, release, defaultList));
 
   // One resource per folder: the API root, a release, a matrix's binding sites.
   const single = (from: string, dir: string, formats: readonly FormatId[]) => {

@@ -6,7 +6,7 @@
 // Sampling on netlify dev: it needs 10-200 ms a request here (it walks the
 // ~14,000 generated redirect rules for every request, on one core), so the
 // ~130,000 unique URLs would take hours. netlify dev therefore checks a
-// deterministic, stratified sample (up to 25 of every URL shape, evenly
+// deterministic, stratified sample (up to 10 of every URL shape, evenly
 // spread) of the query URLs and of the path URLs; http-server checks every
 // URL. The printed counts say which is which.
 import { readFileSync } from 'node:fs';
@@ -18,9 +18,9 @@ import { SITE_BASE_URL } from '../support/paths.ts';
 import { FORMAT_FILES, type Format, fetchAll, get, problems, startHttpServer, startNetlifyDev, type RunningServer } from '../support/servers.ts';
 
 const siteDir = inject('siteDir');
-const PATH_SAMPLE_PER_SHAPE = 25;
+const PATH_SAMPLE_PER_SHAPE = 10;
 /** Query URLs by shape: the filtered lists and page sizes add ~30,000 next/previous links. */
-const QUERY_SAMPLE_PER_SHAPE = 25;
+const QUERY_SAMPLE_PER_SHAPE = 10;
 const NETLIFY_CONCURRENCY = 8;
 const HTTP_SERVER_CONCURRENCY = 24;
 

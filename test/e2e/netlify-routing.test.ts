@@ -23,7 +23,7 @@ const INVALID_PAGE = '{"detail":"Invalid page."}';
 const GOLDEN_IDS = ['MA0004.1', 'MA0002.2', 'MA0074.1', 'MA1972.1', 'MA2191.1', 'UN0083.1', 'UN0498.1'];
 const ALL_IDS = readdirSync(MATRIX).filter((n) => /^[A-Z]{2}\d{4}\.\d+$/.test(n)).sort();
 /** Every (ALL/300)-th id that is not golden: deterministic, spread over the whole release. */
-const SAMPLE_IDS = evenly(ALL_IDS.filter((id) => !GOLDEN_IDS.includes(id)), 300);
+const SAMPLE_IDS = evenly(ALL_IDS.filter((id) => !GOLDEN_IDS.includes(id)), 100);
 const baseOf = (id: string) => id.split('.')[0];
 const ALL_BASES = readdirSync(MATRIX).filter((n) => /^[A-Z]{2}\d{4}$/.test(n)).sort();
 const CHECKED_BASES = [...new Set([...GOLDEN_IDS.map(baseOf), ...evenly(ALL_BASES, 40)])];
@@ -104,15 +104,18 @@ describe('list: /api/v1/matrix?format=F&page=N', () => {
     expect(LAST).toBeGreaterThanOrEqual(2);
   });
 
-  it('answers every format × every page with the page file', async () => {
+  // Every page in JSON, and pages evenly spread (first and last included) in
+  // the other formats: netlify dev needs 60-250 ms a request here.
+  it('answers every page in json and a spread of pages in every other format with the page file', async () => {
     const checks: Check[] = [];
+    const spread = [...new Set([1, ...evenly(Array.from({ length: LAST }, (_, i) => i + 1), 60), LAST])];
     for (const format of FORMATS) {
-      for (let page = 1; page <= LAST; page++) checks.push([`/api/v1/matrix?format=${format}&page=${page}`, pageFile(page, format), format]);
+      for (const page of format === 'json' ? Array.from({ length: LAST }, (_, i) => i + 1) : spread) checks.push([`/api/v1/matrix?format=${format}&page=${page}`, pageFile(page, format), format]);
     }
     const started = performance.now();
     const found = await runChecks(checks);
     const seconds = (performance.now() - started) / 1000;
-    console.log(`netlify dev: ${checks.length} list URLs (${FORMATS.length} formats × ${LAST} pages) in ${seconds.toFixed(1)} s, ${(seconds * 1000 / checks.length).toFixed(1)} ms each at concurrency ${CONCURRENCY}`);
+    console.log(`netlify dev: ${checks.length} list URLs (${LAST} pages in json, ${spread.length} in each other format) in ${seconds.toFixed(1)} s, ${(seconds * 1000 / checks.length).toFixed(1)} ms each at concurrency ${CONCURRENCY}`);
     expect(found, problems(found)).toEqual([]);
   }, 900_000);
 
