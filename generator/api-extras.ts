@@ -10,8 +10,9 @@ import { INDEX_FORMATS } from './endpoints.ts';
 import { FORMATS } from './formats/registry.ts';
 import type { FormatContext } from './formats/types.ts';
 import { errorFiles, type RoutingInput } from './hosting/rules.ts';
-import { withFormat, type PlannedResource } from './resources.ts';
-import { API, DOCS_DIR, OPENAPI_JSON, OPENAPI_YAML, indexDir, outputPath } from './routes/urls.ts';
+import { formatsOf, withFormat, type PlannedResource } from './resources.ts';
+import { filterValues } from './views.ts';
+import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, OPENAPI_JSON, OPENAPI_YAML, indexDir, listDir, outputPath } from './routes/urls.ts';
 
 export function routingInput(release: Release, pageCount: number): RoutingInput {
   return { pageCount, year: release.info.year };
@@ -23,6 +24,17 @@ export function apiExtras(release: Release, base: string, planned: PlannedResour
     const first = planned.find((p) => p.dir === indexDir(endpoint, 1));
     if (!first) throw new Error(`no first page planned for /api/v1/${endpoint}/`);
     for (const format of INDEX_FORMATS) files.push([outputPath(`${API}/${endpoint}/`, format), FORMATS[format].render(withFormat(first, format), context)]);
+  }
+  // /api/v1/collections/CORE/ (the `url` of a collection, taxon or species)
+  // as a folder too, holding the first page of its matrices, so that any
+  // static server answers it; Netlify's rules answer its queries.
+  const values = filterValues(release);
+  for (const [endpoint, key] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
+    for (const value of values[key]) {
+      const first = planned.find((p) => p.dir === listDir(1, DEFAULT_PAGE_SIZE, { [key]: value }));
+      if (!first) throw new Error(`no first page planned for ${key}=${value}`);
+      for (const format of formatsOf(first)) files.push([outputPath(`${API}/${endpoint}/${value}/`, format), FORMATS[format].render(withFormat(first, format), context)]);
+    }
   }
   const api = openApi(release, base);
   const document = openApiDocument(api);

@@ -46,9 +46,15 @@
     var asked = query.has('page_size');
     for (var i = 0; i < FILTERS.length; i++) asked = asked || query.has(FILTERS[i]);
     if (asked) {
+      // The filters of the page's own folder (/api/v1/collections/CORE/ holds
+      // CORE's first page), overridden by the query's.
+      var parts = dir.split('/');
+      var values = {};
+      for (var p = 0; p < parts.length - 1; p++) if (FILTERS.indexOf(parts[p]) >= 0) values[parts[p]] = parts[p + 1];
+      for (var q = 0; q < FILTERS.length; q++) if (query.has(FILTERS[q])) values[FILTERS[q]] = encodeURIComponent(query.get(FILTERS[q]));
       viewDir = '/api/v1/matrix/';
       for (var j = 0; j < FILTERS.length; j++) {
-        if (query.has(FILTERS[j])) viewDir += FILTERS[j] + '/' + encodeURIComponent(query.get(FILTERS[j])) + '/';
+        if (Object.prototype.hasOwnProperty.call(values, FILTERS[j])) viewDir += FILTERS[j] + '/' + values[FILTERS[j]] + '/';
       }
       var size = query.get('page_size');
       if (size !== null && size !== '10') viewDir += 'page_size/' + encodeURIComponent(size) + '/';

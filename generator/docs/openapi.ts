@@ -130,7 +130,7 @@ export function openApi(release: Release, base: string): OpenApi {
       get: { summary: 'A release', description: 'The mirrored release, by year or by JASPAR release number.', parameters: [pathParam('release', 'Year or release number.'), format(INDEX_FORMATS)], example: `${API}/releases/${year}/`, responses: { '200': { description: 'The release.', schema: 'Release' }, '404': errors['404'] } },
     },
     [`${API}/sites/{matrix_id}/`]: {
-      get: { summary: 'Binding sites of a matrix', description: 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: `${API}/sites/${withSites}/`, responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },
+      get: { summary: 'Binding sites of a matrix', description: 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: `${API}/sites/${withSites}/?format=json`, responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },
     },
   };
 
