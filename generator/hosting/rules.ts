@@ -1,24 +1,28 @@
 // Netlify routing as data, most specific first, printed to _redirects in
-// the output folder (it depends on the number of list pages and the ids, so
-// it is build output, not configuration). Headers: hosting/headers.ts.
+// the output folder (it depends on the number of list pages and the
+// release's year, so it is build output, not configuration). Headers:
+// hosting/headers.ts.
 //
 // Host behaviour that shaped the rules (checked with `netlify dev`, see
-// test/e2e/netlify-routing.test.ts):
+// test/e2e/netlify-routing.test.ts and clients-netlify.test.ts):
 // - A rule matches path + query; the first matching rule wins; extra query
-//   parameters and their order do not matter; "/x" also matches "/x/".
+//   parameters and their order do not matter; "/x" also matches "/x/". So
+//   every rule for a list names all the parameters it answers, rules with
+//   more parameters come first, and parameters or combinations no file
+//   answers are caught by error rules before any rule with data.
 // - A forced rewrite to a file that does not exist answers with the site's
-//   /404.html: rules never fall through to the next one. So an out-of-range
-//   page cannot be caught by a placeholder rule: every valid (format, page)
-//   pair is a literal rule, and the placeholder rules after them catch the
-//   rest with the JSON errors of the real service.
-// - netlify dev answers a forced 200 rewrite to a missing file with the
-//   rule's status (200) and /404.html as the body.
+//   /404.html: rules never fall through to the next one. Production Netlify
+//   sends 404; netlify dev keeps the rule's status (200). Filter values,
+//   pages and ids are placeholders all the same (a literal rule per value
+//   would be tens of thousands); only the unfiltered list's pages are
+//   literal (up to LITERAL_PAGES), for the real "Invalid page." answer.
+// - A rewrite may answer 501 (and 404); a 400 turns it into a redirect.
+// - Literal rules never match a path with a double slash
+//   (/api/v1//matrix/MA0600.2/); placeholder rules do.
 // - A rule that is not forced is skipped when the request path is a file
 //   (or a folder with index.html).
-// - Headers match the path of the file served (after the rewrite).
-//   Production Netlify applies a custom Content-Type; `netlify dev` keeps
-//   the type of the file extension (it writes the static server's headers
-//   over the custom ones).
+// - netlify dev walks the rules for every request (about 25 µs for each
+//   rule on the request's path with a query), so the busiest come first.
 import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
 import { VIEW_FORMAT_SIZES } from '../resources.ts';

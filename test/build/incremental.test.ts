@@ -59,6 +59,7 @@ describe('rebuilding', () => {
       /^api\/v1\/matrix\/MA0004(\.1)?\//.test(f) || // its detail, its base id's latest and versions
       f === 'static/logos/svg/MA0004.1.svg' ||
       /(^|\/)page\/\d+\//.test(f) || // list pages (any view) that show it
+      /^api\/v1\/(collections|taxon|species)\/[^/]+\/index\./.test(f) || // a collection's, taxon's or species' first page
       f.startsWith('download/'); // bulk files, mirror archive and manifest
     expect(rewritten.filter((f) => !expected(f))).toEqual([]);
     // Other matrices keep everything.
