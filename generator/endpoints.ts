@@ -4,8 +4,8 @@
 // answered by the filtered matrix lists) and the binding sites of a matrix.
 import type { Matrix, Release } from './dataset/types.ts';
 import type { FormatId } from './formats/registry.ts';
-import { PyFloat, type Json, type Link, type Nav } from './formats/types.ts';
-import type { PlannedResource } from './resources.ts';
+import { PyFloat, type Json, type Link } from './formats/types.ts';
+import { formatLinks, pagesNav, type PlannedResource } from './resources.ts';
 import { paginate } from './routes/paginate.ts';
 import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, indexDir, indexQueryUrl, indexUrl, pageHref, pathUrl,
@@ -81,9 +81,6 @@ export function releaseBody(release: Release, base: string): { [key: string]: Js
 
 const API_CRUMB: Link = { label: 'API root', href: ROOT_DIR };
 
-function formatLinks(dir: string, formats: readonly FormatId[]): Nav['formats'] {
-  return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
-}
 
 /** Every page, at every page size, of an index list. */
 export function planIndexList(list: IndexList, base: string): PlannedResource[] {
@@ -91,8 +88,6 @@ export function planIndexList(list: IndexList, base: string): PlannedResource[] 
   for (const pageSize of PAGE_SIZES) {
     for (const page of paginate(list.items, pageSize)) {
       const dir = indexDir(list.endpoint, page.number, pageSize);
-      const window: Link[] = [];
-      for (let n = Math.max(1, page.number - 3); n <= Math.min(page.last, page.number + 3); n++) window.push({ label: String(n), href: indexDir(list.endpoint, n, pageSize) });
       planned.push({
         dir,
         resource: {
@@ -105,15 +100,7 @@ export function planIndexList(list: IndexList, base: string): PlannedResource[] 
             dir,
             request: `${API}/${list.endpoint}/?format=api&page=${page.number}${pageSize === DEFAULT_PAGE_SIZE ? '' : `&page_size=${pageSize}`}`,
             formats: formatLinks(dir, INDEX_FORMATS),
-            pages: {
-              current: page.number,
-              last: page.last,
-              first: indexDir(list.endpoint, 1, pageSize),
-              previous: page.previous === null ? null : indexDir(list.endpoint, page.previous, pageSize),
-              next: page.next === null ? null : indexDir(list.endpoint, page.next, pageSize),
-              lastHref: indexDir(list.endpoint, page.last, pageSize),
-              window,
-            },
+            pages: pagesNav(page, (n) => indexDir(list.endpoint, n, pageSize)),
             breadcrumbs: [API_CRUMB, { label: list.title, href: indexDir(list.endpoint) }],
           },
         },

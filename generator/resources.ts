@@ -4,7 +4,7 @@
 import type { Matrix, Release } from './dataset/types.ts';
 import { FORMAT_IDS, type FormatId } from './formats/registry.ts';
 import { PyFloat, type Json, type Link, type Nav, type Resource } from './formats/types.ts';
-import { paginate } from './routes/paginate.ts';
+import { paginate, type Page } from './routes/paginate.ts';
 import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
   versionsDir, versionsUrl, type Filters,
@@ -89,11 +89,26 @@ export function detailBody(m: Matrix, base: string): Json {
 
 const floats = (values: number[]) => values.map((v) => new PyFloat(v));
 
-function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_IDS): Nav['formats'] {
+export function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_IDS): Nav['formats'] {
   return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
 }
 
 const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
+
+/** Pagination for people: first, previous, a window of three pages each side, next, last. */
+export function pagesNav(page: Page<unknown>, dirOf: (n: number) => string): NonNullable<Nav['pages']> {
+  const window: Link[] = [];
+  for (let n = Math.max(1, page.number - 3); n <= Math.min(page.last, page.number + 3); n++) window.push({ label: String(n), href: dirOf(n) });
+  return {
+    current: page.number,
+    last: page.last,
+    first: dirOf(1),
+    previous: page.previous === null ? null : dirOf(page.previous),
+    next: page.next === null ? null : dirOf(page.next),
+    lastHref: dirOf(page.last),
+    window,
+  };
+}
 
 /** "collection=CORE, version=latest" for titles. */
 export function describeFilters(filters: Filters): string {
@@ -179,22 +194,12 @@ function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, b
   const dir = (n: number) => listDir(n, pageSize, filters);
   const crumbs: Link[] = isDefault ? [LIST_CRUMB] : [LIST_CRUMB, { label: described ? `${described}, ${pageSize} a page` : `${pageSize} a page`, href: dir(1) }];
   return paginate(matrices, pageSize).map((page) => {
-    const window: Link[] = [];
-    for (let n = Math.max(1, page.number - 3); n <= Math.min(page.last, page.number + 3); n++) window.push({ label: String(n), href: dir(n) });
     const nav: Nav = {
       title,
       dir: dir(page.number),
       request: `${LIST}/?format=api&page=${page.number}${query}`,
       formats: formatLinks(dir(page.number), formats),
-      pages: {
-        current: page.number,
-        last: page.last,
-        first: dir(1),
-        previous: page.previous === null ? null : dir(page.previous),
-        next: page.next === null ? null : dir(page.next),
-        lastHref: dir(page.last),
-        window,
-      },
+      pages: pagesNav(page, dir),
       breadcrumbs: crumbs,
     };
     return {

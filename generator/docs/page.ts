@@ -1,7 +1,7 @@
 // The documentation page (/api/v1/live-api/), generated from the OpenAPI
 // description: every endpoint with its parameters, pre-rendered values,
 // errors and an example link. rbioapi's health check asks HEAD /api/v1/live-api/.
-import { API_CSS, escapeHtml, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
 import { OPENAPI_JSON, OPENAPI_YAML, ROOT_DIR } from '../routes/urls.ts';
 import type { OpenApi, Parameter } from './openapi.ts';
 
@@ -28,16 +28,7 @@ ${params ? `<div class="scroll" tabindex="0" role="region" aria-label="Parameter
 </section>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>API documentation – JASPAR REST API (static mirror)</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${API_CSS}">
-</head>
-<body>
+  return `${htmlHead('API documentation – JASPAR REST API (static mirror)')}<body>
 ${siteHeader(releaseName, `<a href="${ROOT_DIR}">API root</a>`)}
 <main>
 <h1>${escapeHtml(api.info.title)}</h1>

@@ -14,6 +14,20 @@ export const API_CSS = '/static/api/site.css';
 export const API_JS = '/static/api/site.js';
 export const SEARCH_PAGE = '/search/';
 
+/** The head every page for people shares; `extra`: lines to add before </head>. */
+export function htmlHead(title: string, extra = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${API_CSS}">
+${extra}</head>
+`;
+}
+
 /** The banner of every page for people: home link, search box, breadcrumbs. */
 export function siteHeader(releaseName: string, breadcrumbs = ''): string {
   return `<header><div class="bar"><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(releaseName)}</span> <span><a href="/download/">Downloads</a></span> <span><a href="/api/v1/live-api/">API documentation</a></span></p>
@@ -107,16 +121,7 @@ export const api: Format = {
     const nav = resource.nav;
     const title = `${nav.title} – JASPAR REST API (static mirror)`;
     const formats = nav.formats.map((f) => ({ label: f.format, href: f.href }));
-    return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${API_CSS}">
-</head>
-<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
+    return `${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
 <script src="${API_JS}"></script>
 ${siteHeader(context.release.name, links(nav.breadcrumbs))}
 <main>

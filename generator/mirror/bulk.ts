@@ -14,6 +14,7 @@ import type { Matrix, Release } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext, Resource } from '../formats/types.ts';
 import { listItem, listOrder } from '../resources.ts';
+import { latestVersions } from '../views.ts';
 import { allMatricesPath, bundlePath } from './layout.ts';
 
 /** Formats of the whole-list files, with their file suffix. */
@@ -54,15 +55,6 @@ export function byMatrixId(a: Matrix, b: Matrix): number {
   return a.baseId < b.baseId ? -1 : a.baseId > b.baseId ? 1 : a.version - b.version;
 }
 
-/** The latest version of each base id. */
-export function latestVersions(matrices: readonly Matrix[]): Matrix[] {
-  const latest = new Map<string, Matrix>();
-  for (const m of matrices) {
-    const seen = latest.get(m.baseId);
-    if (!seen || m.version > seen.version) latest.set(m.baseId, m);
-  }
-  return [...latest.values()];
-}
 
 /** The sets JASPAR publishes: CORE whole and per taxonomic group, redundant
  *  and non-redundant; every other collection non-redundant only (JASPAR has
@@ -72,7 +64,7 @@ export function bundleSets(release: Release): BundleSet[] {
   const collections = [...new Set(release.matrices.map((m) => m.collection))].sort((a, b) => (a === 'CORE' ? -1 : b === 'CORE' ? 1 : a < b ? -1 : a > b ? 1 : 0));
   for (const collection of collections) {
     const all = release.matrices.filter((m) => m.collection === collection).sort(byMatrixId);
-    const latest = latestVersions(all).sort(byMatrixId);
+    const latest = [...latestVersions(all)].sort(byMatrixId);
     const add = (taxGroup: string | null, redundant: boolean, matrices: Matrix[]) => {
       const name = [collection, taxGroup, redundant ? 'redundant' : 'non-redundant'].filter((p) => p !== null).map(safe).join('_');
       if (matrices.length > 0) sets.push({ set: name, collection, taxGroup, redundant, matrices });

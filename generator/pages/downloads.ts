@@ -4,7 +4,7 @@
 // so it cannot state their sizes: a small script asks the server for them
 // (HEAD); without JavaScript the links still work.
 import type { Release } from '../dataset/types.ts';
-import { API_CSS, escapeHtml, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
 import { BUNDLE_FORMATS, type BulkFile, byMatrixId } from '../mirror/bulk.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, DOWNLOADS_JS, MANIFEST } from '../mirror/layout.ts';
 import { listDir, sitesPath } from '../routes/urls.ts';
@@ -42,17 +42,7 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
       return `<tr><th scope="row">${escapeHtml(what)}</th><td>${b.matrices.length}</td>${cells}</tr>`;
     })
     .join('\n');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Downloads – JASPAR REST API (static mirror)</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${API_CSS}">
-<script src="${DOWNLOADS_JS}" defer></script>
-</head>
-<body>
+  return `${htmlHead('Downloads – JASPAR REST API (static mirror)', `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main>
 <h1>Downloads</h1>

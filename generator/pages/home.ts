@@ -1,7 +1,7 @@
 // The site's front page: what this is, where the data comes from, and the
 // URLs that answer on Netlify and on any static server.
 import type { Release } from '../dataset/types.ts';
-import { API_CSS, escapeHtml, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
 import { DOWNLOADS } from '../mirror/layout.ts';
 import { listOrder } from '../resources.ts';
@@ -11,16 +11,7 @@ export function homePage(release: Release, base: string, listPages: number): str
   const example = listOrder(release.matrices)[0];
   const formatRows = FORMAT_IDS.map((f) => `<tr><td><code>${f}</code></td><td><a href="${LIST}?format=${f}&amp;page=1"><code>${LIST}?format=${f}&amp;page=1</code></a></td><td><a href="${escapeHtml(pathUrl(listDir(1), f))}"><code>${escapeHtml(pathUrl(listDir(1), f))}</code></a></td></tr>`).join('\n');
   const id = example ? escapeHtml(example.matrixId) : '';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>JASPAR REST API – static mirror of ${escapeHtml(release.info.name)}</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${API_CSS}">
-</head>
-<body>
+  return `${htmlHead(`JASPAR REST API – static mirror of ${release.info.name}`)}<body>
 ${siteHeader(release.info.name)}
 <main>
 <h1>JASPAR REST API, pre-rendered</h1>

@@ -3,7 +3,7 @@
 // filters it in the browser. The page reads ?q= itself, so the search box
 // works on any static host.
 import type { Release } from '../dataset/types.ts';
-import { API_CSS, escapeHtml, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
 import { listOrder } from '../resources.ts';
 import { listDir } from '../routes/urls.ts';
 
@@ -16,17 +16,7 @@ export function searchIndex(release: Release): string {
 }
 
 export function searchPage(release: Release): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Search – JASPAR REST API (static mirror)</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="${API_CSS}">
-<script src="${SEARCH_JS}" defer></script>
-</head>
-<body data-index="${SEARCH_INDEX}">
+  return `${htmlHead('Search – JASPAR REST API (static mirror)', `<script src="${SEARCH_JS}" defer></script>\n`)}<body data-index="${SEARCH_INDEX}">
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main>
 <h1>Search matrices</h1>
