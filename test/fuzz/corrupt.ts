@@ -110,7 +110,9 @@ const lineAt = (buf: Buffer, offset: number) => buf.subarray(0, offset).toString
 
 function csvRecords(files: Files): string[][] | null {
   try {
-    return parseCsv(str(files, 'matrices.csv'), { relax_column_count: true }) as string[][];
+    const records = parseCsv(str(files, 'matrices.csv'), { relax_column_count: true }) as string[][];
+    // An earlier corruption (truncation, an emptied file) can leave no header to corrupt.
+    return records.length > 0 && records[0].length > 1 ? records : null;
   } catch {
     return null;
   }
