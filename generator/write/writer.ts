@@ -118,8 +118,10 @@ export class SiteWriter {
   }
 
   async write(plan: OutputPlan): Promise<WriteReport> {
-    const { root, previous, next } = this;
+    const { root, next } = this;
     const existed = statAt(root, '') !== undefined;
+    // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
+    const previous = existed ? this.previous : null;
     const { altered, extras } = previous && existed ? treeChanges(root, previous) : { altered: new Set<string>(), extras: [] };
     const intact = (rel: string) => previous !== null && previous.files.has(rel) && !altered.has(rel);
     const compare = existed && readdirSync(root).length > 0;

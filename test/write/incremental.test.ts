@@ -102,6 +102,19 @@ describe('incremental writing', () => {
     expect(unchangedSite(out, 'f')).not.toBeNull();
   });
 
+  it('writes everything again when the folder was deleted but its state (kept beside it) was not', async () => {
+    const out = path.join(tempRoot(), 'public');
+    const files = { 'a.txt': 'a', 'b/c.txt': 'c' };
+    const logos = [logoMatrix('MA0001.1', 5)];
+    await writeSite(plan(files, logos), out, { salt: 's', fingerprint: 'f' });
+    const expected = contents(out);
+    rmSync(out, { recursive: true }); // rm -rf public
+    expect(readState(out)).not.toBeNull();
+    const report = await writeSite(plan(files, logos), out, { salt: 's', fingerprint: 'f' });
+    expect(report).toMatchObject({ written: 3, reused: 0, incremental: false });
+    expect(contents(out)).toEqual(expected);
+  });
+
   it('adopts files a later step adds between write and commit, and keeps them', async () => {
     const out = path.join(tempRoot(), 'public');
     const once = async () => {
