@@ -77,8 +77,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // Rendered later, by the render workers, in each of the resource's formats (resources.ts formatsOf).
   for (const p of planned) plan.addResource(p);
   // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
-  const firstPage = planned.find((p) => p.resource.kind === 'list' && p.neighbours?.previous === null)!;
-  plan.add(`${LIST.slice(1)}/index.html`, FORMATS.api.render(withFormat(firstPage, 'api', base), context));
+  const firstPage = planned.find((p) => p.neighbours?.previous === null && p.resource.kind === 'list')!;
+  plan.add(`${LIST.slice(1)}/index.html`, FORMATS.api.render(withFormat(firstPage, 'api'), context));
   for (const m of release.matrices) {
     plan.addLogo(m);
     if (m.sites !== null) plan.add(sitesPath(m.matrixId).slice(1), m.sites);

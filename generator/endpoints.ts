@@ -4,7 +4,7 @@
 // answered by the filtered matrix lists) and the binding sites of a matrix.
 import type { Matrix, Release } from './dataset/types.ts';
 import type { FormatId } from './formats/registry.ts';
-import { PyFloat, type Json, type Link } from './formats/types.ts';
+import { PyFloat, type Json, type Link, type Resource } from './formats/types.ts';
 import { formatLinks, pagesNav, type PlannedResource } from './resources.ts';
 import { paginate } from './routes/paginate.ts';
 import {
@@ -181,20 +181,23 @@ export function planSites(release: Release, base: string): PlannedResource[] {
     .sort((a, b) => (a.matrixId < b.matrixId ? -1 : 1))
     .map((m) => {
       const dir = sitesApiDir(m.matrixId);
-      const lines = m.sites.split('\n').filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('track') && !l.startsWith('browser'));
       return {
         dir,
-        resource: {
-          kind: 'index',
-          body: { matrix_id: m.matrixId, name: m.name, sites_url: sitesUrl(base, m.matrixId), count: lines.length, results: lines.map(siteJson) },
-          matrices: [m],
-          nav: {
-            title: `Binding sites of ${m.matrixId} ${m.name}`,
-            dir,
-            request: `${dir}?format=api`,
-            formats: formatLinks(dir, SITES_FORMATS),
-            breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(`${LIST}/${m.matrixId}/`) }],
-          },
+        // Built when asked for (once per build, when rendered): the sites as JSON are ten times their BED text.
+        get resource(): Resource {
+          const lines = m.sites.split('\n').filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('track') && !l.startsWith('browser'));
+          return {
+            kind: 'index',
+            body: { matrix_id: m.matrixId, name: m.name, sites_url: sitesUrl(base, m.matrixId), count: lines.length, results: lines.map(siteJson) },
+            matrices: [m],
+            nav: {
+              title: `Binding sites of ${m.matrixId} ${m.name}`,
+              dir,
+              request: `${dir}?format=api`,
+              formats: formatLinks(dir, SITES_FORMATS),
+              breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(`${LIST}/${m.matrixId}/`) }],
+            },
+          };
         },
         formats: SITES_FORMATS,
       };

@@ -130,25 +130,38 @@ export function planResources(release: Release, base: string): PlannedResource[]
     const versions = [...unsorted].sort((a, b) => a.version - b.version);
     const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(v.matrixId)) }));
     const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(baseId)) };
+    // Resources are built when asked for (once per build, when rendered), not held.
     for (const m of versions) {
-      planned.push({ dir: detailDir(m.matrixId), resource: detailResource(m, base, versionLinks, versionsCrumb) });
+      planned.push({
+        dir: detailDir(m.matrixId),
+        get resource() {
+          return detailResource(m, base, versionLinks, versionsCrumb);
+        },
+      });
     }
     // A base id without a version answers with its latest version.
     const latest = versions[versions.length - 1];
-    planned.push({ dir: detailDir(baseId), resource: detailResource(latest, base, versionLinks, versionsCrumb, `${LIST}/${baseId}/`) });
+    planned.push({
+      dir: detailDir(baseId),
+      get resource() {
+        return detailResource(latest, base, versionLinks, versionsCrumb, `${LIST}/${baseId}/`);
+      },
+    });
     planned.push({
       dir: versionsDir(baseId),
-      resource: {
-        kind: 'versions',
-        body: { count: versions.length, results: versions.map((v) => listItem(v, base)) },
-        matrices: versions,
-        nav: {
-          title: `${baseId} versions`,
-          dir: versionsDir(baseId),
-          request: `${LIST}/${baseId}/versions/?format=api`,
-          formats: formatLinks(versionsDir(baseId)),
-          breadcrumbs: [LIST_CRUMB, versionsCrumb],
-        },
+      get resource(): Resource {
+        return {
+          kind: 'versions',
+          body: { count: versions.length, results: versions.map((v) => listItem(v, base)) },
+          matrices: versions,
+          nav: {
+            title: `${baseId} versions`,
+            dir: versionsDir(baseId),
+            request: `${LIST}/${baseId}/versions/?format=api`,
+            formats: formatLinks(versionsDir(baseId)),
+            breadcrumbs: [LIST_CRUMB, versionsCrumb],
+          },
+        };
       },
     });
   }
@@ -173,8 +186,8 @@ function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb
 }
 
 /** The resource as a request for `format` sees it: list pages carry next/previous in that format. */
-export function withFormat(planned: PlannedResource, format: FormatId, _base?: string): Resource {
-  const { resource, neighbours } = planned;
+export function withFormat(planned: PlannedResource, format: FormatId, resource: Resource = planned.resource): Resource {
+  const { neighbours } = planned;
   if (!neighbours) return resource;
   const body = resource.body as { [key: string]: Json };
   const query = (page: number | null) => (page === null ? null : neighbours.query(format, page));
@@ -193,26 +206,28 @@ function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, b
     .join('');
   const dir = (n: number) => listDir(n, pageSize, filters);
   const crumbs: Link[] = isDefault ? [LIST_CRUMB] : [LIST_CRUMB, { label: described ? `${described}, ${pageSize} a page` : `${pageSize} a page`, href: dir(1) }];
-  return paginate(matrices, pageSize).map((page) => {
-    const nav: Nav = {
-      title,
-      dir: dir(page.number),
-      request: `${LIST}/?format=api&page=${page.number}${query}`,
-      formats: formatLinks(dir(page.number), formats),
-      pages: pagesNav(page, dir),
-      breadcrumbs: crumbs,
-    };
-    return {
-      dir: dir(page.number),
-      resource: {
+  return paginate(matrices, pageSize).map((page) => ({
+    dir: dir(page.number),
+    // Built each time it is asked for (once per build, when the page is
+    // rendered), not held: the pages of every view at every page size repeat
+    // each matrix's list item dozens of times (160 MB for the 2024 release).
+    get resource(): Resource {
+      return {
         kind: 'list',
         // next/previous depend on the requested format: withFormat() fills them in.
         body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base)) },
         matrices: page.items,
-        nav,
-      },
-      neighbours: { previous: page.previous, next: page.next, query: (format, n) => listQueryUrl(base, format, n, pageSize, filters) },
-      ...(isDefault ? {} : { formats }),
-    };
-  });
+        nav: {
+          title,
+          dir: dir(page.number),
+          request: `${LIST}/?format=api&page=${page.number}${query}`,
+          formats: formatLinks(dir(page.number), formats),
+          pages: pagesNav(page, dir),
+          breadcrumbs: crumbs,
+        },
+      };
+    },
+    neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters) },
+    ...(isDefault ? {} : { formats }),
+  }));
 }

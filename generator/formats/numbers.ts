@@ -30,10 +30,29 @@ export function pyRepr(x: number): string {
   return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
 }
 
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
 /** Python's "%.{decimals}f" (round half to even on the exact binary value). */
 export function pyFixed(x: number, decimals: number): string {
   if (!Number.isFinite(x)) return pyRepr(x);
   const abs = Math.abs(x);
+  // Fast path (it prints every count of the site): a double that is an exact
+  // tie n + 0.5 at this many decimals gives exactly n + 0.5 when scaled (10^d
+  // is exact up to 10^22, n + 0.5 fits 53 bits below 2^52, and IEEE
+  // multiplication is correctly rounded), so anything else is no tie and
+  // toFixed rounds it as Python does. Possible ties take the exact path.
+  if (abs < 2 ** 52 / POW10[Math.min(decimals, 22)] && decimals <= 22) {
+    const scaled = abs * POW10[decimals];
+    if (scaled - Math.floor(scaled) !== 0.5) {
+      const text = abs.toFixed(decimals);
+      return x < 0 || Object.is(x, -0) ? `-${text}` : text;
+    }
+  }
+  return pyFixedExact(x, abs, decimals);
+}
+
+/** pyFixed through the exact decimal expansion of the double. */
+export function pyFixedExact(x: number, abs: number, decimals: number): string {
   // toFixed(100) is the exact decimal expansion for every double that can be a
   // tie at <= 20 decimals (a tie has at most decimals + 1 fractional digits).
   const exact = abs < 1e21 ? abs.toFixed(100) : '';

@@ -11,23 +11,22 @@
 //
 // Reproducible: entries in tree order (folders' entries sorted by name
 // bytes) with the manifest last, fixed mtime, owner and modes (tar.ts), and
-// a gzip header without name or time whose OS byte is set to 3 (Unix) on
-// every platform. The tar bytes depend on the files only; the gzip bytes also
+// gzip members (one per block) without name or time whose OS byte is set
+// to 3 (Unix) on every platform. The tar bytes depend on the files only; the gzip bytes also
 // on zlib, i.e. on the Node version (Node bundles zlib).
 //
-// Cost: files are read and hashed on the main thread while zlib compresses
-// on the thread pool (node:zlib's streams are asynchronous), i.e. on the
-// second core; tar data goes to zlib in 1 MiB batches, so the thread pool is
-// not asked once per small file. Memory is bounded by one file and the
-// stream buffers, whatever the size of the site: folders are read one at a
-// time and the manifest goes to a temporary file as it grows.
-import { closeSync, createWriteStream, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+// Cost: files are read, hashed and tarred on the main thread; the tar
+// stream is cut into 4 MiB blocks that zlib compresses on the thread pool,
+// a few at a time, so both cores compress. Memory is bounded by one file and
+// the blocks in flight, whatever the size of the site: folders are read one
+// at a time and the manifest goes to a temporary file as it grows.
+import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { createHash } from 'node:crypto';
-import { createGzip } from 'node:zlib';
+import { gzip } from 'node:zlib';
+import os from 'node:os';
+import { promisify } from 'node:util';
 import { ARCHIVE, ARCHIVE_FOLDER, MANIFEST, rel } from './layout.ts';
 import { chunksOf, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { END, entryHeader, padding } from './tar.ts';
@@ -38,7 +37,15 @@ import { END, entryHeader, padding } from './tar.ts';
  *  86.6 MB 16.7 s. Level 5 is the knee: 2% larger than 6 for two thirds of
  *  its time. */
 export const GZIP_LEVEL = 5;
-const BATCH = 1 << 20;
+/** The tar stream is compressed in blocks of this size, each its own gzip
+ *  member (RFC 1952 allows several; gzip, GNU tar, Python's tarfile, zlib
+ *  and BGZF readers join them), so that both cores compress. Measured on the
+ *  2024 site: 7.1 s instead of 9.7 s as one stream, the archive 0.2% larger
+ *  (88.8 MB). */
+const BLOCK = 4 << 20;
+/** Blocks being compressed while the next is read: one per core, plus one. */
+const IN_FLIGHT = os.availableParallelism() + 1;
+const gzipBlock = promisify(gzip);
 
 export interface MirrorReport {
   /** Files in the archive (its manifest included) and their bytes unpacked. */
@@ -74,19 +81,24 @@ export async function writeMirror(outDir: string, level = GZIP_LEVEL): Promise<M
     const tarred = { files: 0, bytes: 0 };
     const compressed = createHash('sha256');
     let archiveBytes = 0;
-    await pipeline(
-      Readable.from(batched(tarEntries(root, tempManifest, tarred))),
-      createGzip({ level, memLevel: 9, chunkSize: 1 << 16 }),
-      fixedGzipHeader(),
-      new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          compressed.update(chunk);
-          archiveBytes += chunk.length;
-          callback(null, chunk);
-        },
-      }),
-      createWriteStream(tempArchive),
-    );
+    const fd = openSync(tempArchive, 'w');
+    try {
+      const put = (member: Buffer) => {
+        member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
+        compressed.update(member);
+        archiveBytes += member.length;
+        for (let offset = 0; offset < member.length; ) offset += writeSync(fd, member, offset);
+      };
+      // Blocks are compressed on the thread pool, a few at a time, and written in order.
+      const inFlight: Promise<Buffer>[] = [];
+      for (const block of blocks(tarEntries(root, tempManifest, tarred), BLOCK)) {
+        inFlight.push(gzipBlock(block, { level, memLevel: 9 }));
+        if (inFlight.length > IN_FLIGHT) put(await inFlight.shift()!);
+      }
+      while (inFlight.length > 0) put(await inFlight.shift()!);
+    } finally {
+      closeSync(fd);
+    }
     const archiveSha256 = compressed.digest('hex');
     appendText(tempManifest, manifestLine(rel(ARCHIVE), archiveSha256));
     await rename(tempArchive, archiveFile);
@@ -212,30 +224,21 @@ function* tarEntries(root: string, manifestFile: string, out: { files: number; b
   yield END;
 }
 
-/** Joins small buffers into batches of about 1 MiB. */
-function* batched(source: Iterable<Buffer>): Generator<Buffer> {
-  let parts: Buffer[] = [];
-  let size = 0;
+/** Cuts a stream of buffers into blocks of exactly `size` bytes (the last one shorter). */
+function* blocks(source: Iterable<Buffer>, size: number): Generator<Buffer> {
+  let block = Buffer.allocUnsafe(size);
+  let filled = 0;
   for (const part of source) {
-    parts.push(part);
-    size += part.length;
-    if (size >= BATCH) {
-      yield Buffer.concat(parts, size);
-      parts = [];
-      size = 0;
+    for (let offset = 0; offset < part.length; ) {
+      const n = part.copy(block, filled, offset);
+      offset += n;
+      filled += n;
+      if (filled === size) {
+        yield block;
+        block = Buffer.allocUnsafe(size);
+        filled = 0;
+      }
     }
   }
-  if (size > 0) yield Buffer.concat(parts, size);
-}
-
-/** zlib writes the OS it was built for into byte 9 of the gzip header; make it 3 (Unix) everywhere. */
-function fixedGzipHeader(): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      if (seen <= 9 && seen + chunk.length > 9) chunk[9 - seen] = 3;
-      seen += chunk.length;
-      callback(null, chunk);
-    },
-  });
+  if (filled > 0) yield block.subarray(0, filled);
 }

@@ -42,6 +42,8 @@ export interface BulkFile {
   /** Root-relative URL path, e.g. "/download/all/JASPAR2024_all_matrices.json". */
   path: string;
   content: string;
+  /** Renders the content again (the plan keeps this instead of the content: a large release's bulk files are hundreds of MB). */
+  render: () => string;
   /** UTF-8 bytes of the content. */
   bytes: number;
   matrices: number;
@@ -124,14 +126,16 @@ export function* bulkFiles(release: Release, base: string, context: FormatContex
     if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, context));
     return joiners.get(format)!(matrices);
   };
+  // Rendering again later keeps no record cache: memory stays one file's worth.
+  const again = (format: FormatId, matrices: Matrix[]) => () => (format === 'json' ? renderAll(matrices, format, base, context) : recordJoiner(format, base, context)(matrices));
   for (const { format, suffix } of LIST_FILES) {
     const content = render(format, ordered);
-    yield { path: allMatricesPath(year, suffix), content, bytes: Buffer.byteLength(content), matrices: ordered.length, format };
+    yield { path: allMatricesPath(year, suffix), content, render: again(format, ordered), bytes: Buffer.byteLength(content), matrices: ordered.length, format };
   }
   for (const bundle of bundleSets(release)) {
     for (const format of BUNDLE_FORMATS) {
       const content = render(format, bundle.matrices);
-      yield { path: bundlePath(year, bundle.collection, bundle.set, format), content, bytes: Buffer.byteLength(content), matrices: bundle.matrices.length, format, bundle };
+      yield { path: bundlePath(year, bundle.collection, bundle.set, format), content, render: again(format, bundle.matrices), bytes: Buffer.byteLength(content), matrices: bundle.matrices.length, format, bundle };
     }
   }
 }

@@ -7,12 +7,12 @@ import { DOWNLOADS_SCRIPT, downloadsPage } from '../pages/downloads.ts';
 import { type BulkFile, bulkFiles } from './bulk.ts';
 import { DOWNLOADS, DOWNLOADS_JS, rel } from './layout.ts';
 
-/** [output path, content] of every file the mirror adds to the site. */
-export function* downloadFiles(release: Release, base: string, context: FormatContext): Generator<[string, string]> {
+/** [output path, content] of every file the mirror adds to the site; the bulk files as functions that render them when written. */
+export function* downloadFiles(release: Release, base: string, context: FormatContext): Generator<[string, string | (() => string)]> {
   // The page needs every file's size; the contents are not kept for it.
   const listed: BulkFile[] = [];
   for (const file of bulkFiles(release, base, context)) {
-    yield [rel(file.path), file.content];
+    yield [rel(file.path), file.render];
     listed.push({ ...file, content: '' });
   }
   yield [`${rel(DOWNLOADS)}index.html`, downloadsPage(release, base, listed)];

@@ -12,6 +12,8 @@ import { logoPath, outputPath } from '../routes/urls.ts';
 import { formatContext, renderTask, resolveTask } from './render.ts';
 
 export type Content = string | Buffer;
+/** Content rendered when the file is written (and again each time a reader asks): large files the plan should not hold. */
+export type LazyContent = () => Content;
 
 /** Work described by data, so that a worker thread can do it (see wire.ts). */
 export type Task =
@@ -35,12 +37,13 @@ export class PlannedFiles extends Map<string, Content> {
   }
 
   /** The planned content, or the task index and position that renders it. */
-  raw(path: string): Content | { task: number; index: number } | undefined {
-    return super.get(path) as Content | Deferred | undefined;
+  raw(path: string): Content | LazyContent | { task: number; index: number } | undefined {
+    return super.get(path) as Content | LazyContent | Deferred | undefined;
   }
 
   override get(path: string): Content | undefined {
-    const value = super.get(path) as Content | Deferred | undefined;
+    const value = super.get(path) as Content | LazyContent | Deferred | undefined;
+    if (typeof value === 'function') return value();
     if (!(value instanceof Deferred)) return value;
     if (this.last?.task !== value.task) this.last = { task: value.task, contents: this.owner.renderHere(value.task) };
     return this.last.contents[value.index];
@@ -75,9 +78,9 @@ export class OutputPlan {
   constructor(readonly release?: ReleaseInfo) {}
 
   /** Plans a file with its content; relative path with "/" separators. Refuses clashes and escapes. */
-  add(relPath: string, content: Content): void {
+  add(relPath: string, content: Content | LazyContent): void {
     this.claim(relPath);
-    this.files.set(relPath, content);
+    (this.files as Map<string, unknown>).set(relPath, content);
   }
 
   /** Plans a resource in each of its formats (formatsOf), rendered later by a worker. */
@@ -146,7 +149,7 @@ export class OutputPlan {
     }
   }
 
-  /** Bytes of the files planned with their content (rendered files are counted when written). */
+  /** Bytes of the files planned with their content (rendered and lazy files are counted when written). */
   get bytes(): number {
     let total = 0;
     for (const path of this.files.keys()) {

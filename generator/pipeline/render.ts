@@ -26,7 +26,8 @@ export type WireTask =
 /** Applies what only the main thread can (withFormat calls the list's query-URL function). */
 export function resolveTask(task: Task): WireTask {
   if (task.kind === 'logo') return { kind: 'logo', paths: task.paths, pfm: task.matrix.pfm };
-  return { kind: 'resource', paths: task.paths, formats: [...task.formats], resources: task.formats.map((f) => withFormat(task.planned, f)) };
+  const resource = task.planned.resource; // once: a list page builds it when asked
+  return { kind: 'resource', paths: task.paths, formats: [...task.formats], resources: task.formats.map((f) => withFormat(task.planned, f, resource)) };
 }
 
 /** The content of each of the task's paths, in order. */

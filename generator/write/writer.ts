@@ -14,7 +14,7 @@
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { OutputPlan, type Content } from '../pipeline/plan.ts';
+import { OutputPlan, type Content, type LazyContent } from '../pipeline/plan.ts';
 import { RenderPool, defaultWorkers } from '../pipeline/pool.ts';
 import { progress as showProgress } from '../pipeline/progress.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from '../pipeline/render.ts';
@@ -150,7 +150,8 @@ export class SiteWriter {
     let nextEager = 0;
     const writeEager = () => {
       const rel = eager[nextEager++];
-      writeHere(rel, plan.files.raw(rel) as Content);
+      const raw = plan.files.raw(rel) as Content | LazyContent;
+      writeHere(rel, typeof raw === 'function' ? raw() : raw);
     };
 
     const workers = this.options.workers ?? (plan.tasks.length >= WORKER_THRESHOLD ? defaultWorkers() : 0);

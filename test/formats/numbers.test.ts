@@ -1,6 +1,7 @@
 // Expected strings printed by CPython 3.11: repr(float(x)), '%.0f', '%.2f', '%.6f'.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pyFixed, pyFixedWidth, pyRepr } from '../../generator/formats/numbers.ts';
+import { pyFixed, pyFixedExact, pyFixedWidth, pyRepr } from '../../generator/formats/numbers.ts';
 
 describe('pyRepr (Python repr of a float)', () => {
   it.each([
@@ -40,6 +41,17 @@ describe('pyFixed (Python %.Nf: ties to even on the exact binary value)', () => 
     expect(pyFixed(x, 0)).toBe(f0);
     expect(pyFixed(x, 2)).toBe(f2);
     expect(pyFixed(x, 6)).toBe(f6);
+  });
+
+  it('takes its fast path only where it prints what the exact decimal expansion gives', () => {
+    const same = (x: number, d: number): void => {
+      expect(pyFixed(x, d)).toBe(pyFixedExact(x, Math.abs(x), d));
+    };
+    const decimals = fc.constantFrom(0, 1, 2, 3, 6, 10);
+    fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), decimals, (x, d) => same(x, d)), { numRuns: 5000 });
+    // Counts and probabilities: whole numbers, k / 2^m (the only doubles that can be ties) and quotients.
+    fc.assert(fc.property(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: 0, max: 12 }), decimals, (k, m, d) => same(k / 2 ** m, d)), { numRuns: 5000 });
+    fc.assert(fc.property(fc.nat(1e6), fc.integer({ min: 1, max: 1e6 }), decimals, (a, b, d) => same(a / b, d)), { numRuns: 5000 });
   });
 
   it('pads like %6.0f and %6.2f', () => {
