@@ -3,7 +3,9 @@
 // allows (folders first, then files from one writer per core, each a plain
 // synchronous write). Big sites are done in slices of about 256 MB so the
 // bytes held stay bounded; only the writing is timed. Used by bench.ts:
-//   node --import tsx scripts/io-floor.ts SITE SCRATCH   → JSON on stdout
+//   node --import tsx scripts/io-floor.ts SITE SCRATCH [keep]   → JSON on stdout
+// (keep: leave the copy in SCRATCH/floor for the caller to delete later,
+// outside anything timed)
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +38,7 @@ parentPort.on('message', (slice) => {
 });`;
 
 {
-  const [site, scratch] = process.argv.slice(2);
+  const [site, scratch, keep] = process.argv.slice(2);
   const threads = os.availableParallelism();
   const { files, dirs } = listFiles(site);
   const target = path.join(scratch, 'floor');
@@ -66,6 +68,6 @@ parentPort.on('message', (slice) => {
     seconds += (performance.now() - t) / 1000;
   }
   await Promise.all(writers.map((w) => w.terminate()));
-  rmSync(target, { recursive: true, force: true });
+  if (keep !== 'keep') rmSync(target, { recursive: true, force: true });
   process.stdout.write(`${JSON.stringify({ files: files.length, bytes, seconds })}\n`);
 }
