@@ -59,7 +59,9 @@ export interface MirrorReport {
 }
 
 /** Writes (or keeps) the archive and the manifest of the site in outDir. */
-export async function writeMirror(outDir: string, level = GZIP_LEVEL): Promise<MirrorReport> {
+/** siteChanged: the caller wrote or removed files since the last archive, so
+ *  there is no point hashing the site to find out whether it can be kept. */
+export async function writeMirror(outDir: string, level = GZIP_LEVEL, siteChanged = false): Promise<MirrorReport> {
   const started = performance.now();
   const root = path.resolve(outDir);
   const archiveFile = path.join(root, rel(ARCHIVE));
@@ -70,7 +72,7 @@ export async function writeMirror(outDir: string, level = GZIP_LEVEL): Promise<M
   const done = (r: Omit<MirrorReport, 'seconds'>): MirrorReport => ({ ...r, seconds: (performance.now() - started) / 1000 });
   try {
     // An incremental build may leave the previous archive in place: keep it when nothing changed.
-    const previous = await readPrevious(archiveFile, manifestFile);
+    const previous = siteChanged ? null : await readPrevious(archiveFile, manifestFile);
     if (previous) {
       const site = writeInnerManifest(root, tempManifest);
       if (site.manifestSha256 === previous.innerSha256 && hashFile(archiveFile) === previous.archiveSha256) {
