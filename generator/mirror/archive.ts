@@ -12,8 +12,8 @@
 // Reproducible: entries in tree order (folders' entries sorted by name
 // bytes) with the manifest last, fixed mtime, owner and modes (tar.ts), and
 // gzip members (one per block) without name or time whose OS byte is set
-// to 3 (Unix) on every platform. The tar bytes depend on the files only; the gzip bytes also
-// on zlib, i.e. on the Node version (Node bundles zlib).
+// to 3 (Unix) on every platform. The tar bytes depend on the files only; the
+// gzip bytes also on zlib, i.e. on the Node version (Node bundles zlib).
 //
 // Cost: files are read, hashed and tarred on the main thread; the tar
 // stream is cut into 4 MiB blocks that zlib compresses on the thread pool,
@@ -58,8 +58,8 @@ export interface MirrorReport {
   seconds: number;
 }
 
-/** Writes (or keeps) the archive and the manifest of the site in outDir. */
-/** siteChanged: the caller wrote or removed files since the last archive, so
+/** Writes (or keeps) the archive and the manifest of the site in outDir.
+ *  siteChanged: the caller wrote or removed files since the last archive, so
  *  there is no point hashing the site to find out whether it can be kept. */
 export async function writeMirror(outDir: string, level = GZIP_LEVEL, siteChanged = false): Promise<MirrorReport> {
   const started = performance.now();
