@@ -7,7 +7,7 @@ import type { Release } from './dataset/types.ts';
 import { docsPage } from './docs/page.ts';
 import { openApi, openApiDocument } from './docs/openapi.ts';
 import { INDEX_FORMATS } from './endpoints.ts';
-import { FORMATS } from './formats/registry.ts';
+import { FORMATS, type FormatId } from './formats/registry.ts';
 import type { FormatContext } from './formats/types.ts';
 import { errorFiles, type RoutingInput } from './hosting/rules.ts';
 import { formatsOf, withFormat, type PlannedResource } from './resources.ts';
@@ -20,21 +20,23 @@ export function routingInput(release: Release, pageCount: number): RoutingInput 
 
 export function apiExtras(release: Release, base: string, planned: PlannedResource[], context: FormatContext): [string, string][] {
   const files: [string, string][] = errorFiles({ year: release.info.year }).map(([p, body]) => [p.slice(1), body]);
+  const byDir = new Map(planned.map((p) => [p.dir, p]));
+  /** The first page planned in `dir`, rendered into `into` in `formats`. */
+  const copyFirstPage = (dir: string, into: string, formats: (first: PlannedResource) => readonly FormatId[], what: string) => {
+    const first = byDir.get(dir);
+    if (!first) throw new Error(`no first page planned for ${what}`);
+    const resource = first.resource; // built once, not once per format
+    for (const format of formats(first)) files.push([outputPath(into, format), FORMATS[format].render(withFormat(first, format, resource), context)]);
+  };
   for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
-    const first = planned.find((p) => p.dir === indexDir(endpoint, 1));
-    if (!first) throw new Error(`no first page planned for /api/v1/${endpoint}/`);
-    for (const format of INDEX_FORMATS) files.push([outputPath(`${API}/${endpoint}/`, format), FORMATS[format].render(withFormat(first, format), context)]);
+    copyFirstPage(indexDir(endpoint, 1), `${API}/${endpoint}/`, () => INDEX_FORMATS, `/api/v1/${endpoint}/`);
   }
   // /api/v1/collections/CORE/ (the `url` of a collection, taxon or species)
   // as a folder too, holding the first page of its matrices, so that any
   // static server answers it; Netlify's rules answer its queries.
   const values = filterValues(release);
   for (const [endpoint, key] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
-    for (const value of values[key]) {
-      const first = planned.find((p) => p.dir === listDir(1, DEFAULT_PAGE_SIZE, { [key]: value }));
-      if (!first) throw new Error(`no first page planned for ${key}=${value}`);
-      for (const format of formatsOf(first)) files.push([outputPath(`${API}/${endpoint}/${value}/`, format), FORMATS[format].render(withFormat(first, format), context)]);
-    }
+    for (const value of values[key]) copyFirstPage(listDir(1, DEFAULT_PAGE_SIZE, { [key]: value }), `${API}/${endpoint}/${value}/`, formatsOf, `${key}=${value}`);
   }
   const api = openApi(release, base);
   const document = openApiDocument(api);

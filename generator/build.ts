@@ -126,7 +126,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
   const written = await writer.write(plan);
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged.
-  await writeMirror(options.outDir, undefined, written.written > 0 || written.removed > 0);
+  await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0 });
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   writer.commit(done);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false };

@@ -41,7 +41,7 @@ export function pyFixed(x: number, decimals: number): string {
   // is exact up to 10^22, n + 0.5 fits 53 bits below 2^52, and IEEE
   // multiplication is correctly rounded), so anything else is no tie and
   // toFixed rounds it as Python does. Possible ties take the exact path.
-  if (abs < 2 ** 52 / POW10[Math.min(decimals, 22)] && decimals <= 22) {
+  if (decimals <= 22 && abs < 2 ** 52 / POW10[decimals]) {
     const scaled = abs * POW10[decimals];
     if (scaled - Math.floor(scaled) !== 0.5) {
       const text = abs.toFixed(decimals);

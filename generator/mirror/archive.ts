@@ -58,10 +58,14 @@ export interface MirrorReport {
   seconds: number;
 }
 
-/** Writes (or keeps) the archive and the manifest of the site in outDir.
- *  siteChanged: the caller wrote or removed files since the last archive, so
- *  there is no point hashing the site to find out whether it can be kept. */
-export async function writeMirror(outDir: string, level = GZIP_LEVEL, siteChanged = false): Promise<MirrorReport> {
+export interface MirrorOptions {
+  level?: number;
+  /** The caller wrote or removed files since the last archive: no point hashing the site to find out whether it can be kept. */
+  siteChanged?: boolean;
+}
+
+/** Writes (or keeps) the archive and the manifest of the site in outDir. */
+export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChanged = false }: MirrorOptions = {}): Promise<MirrorReport> {
   const started = performance.now();
   const root = path.resolve(outDir);
   const archiveFile = path.join(root, rel(ARCHIVE));

@@ -121,13 +121,15 @@ export function* bulkFiles(release: Release, base: string, context: FormatContex
   const year = release.info.year;
   const ordered = listOrder(release.matrices);
   const joiners = new Map<FormatId, (matrices: Matrix[]) => string>();
-  const render = (format: FormatId, matrices: Matrix[]) => {
+  // fresh: without the shared record cache, for rendering again when the
+  // file is written (memory stays one file's worth).
+  const render = (format: FormatId, matrices: Matrix[], fresh = false) => {
     if (format === 'json') return renderAll(matrices, format, base, context);
+    if (fresh) return recordJoiner(format, base, context)(matrices);
     if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, context));
     return joiners.get(format)!(matrices);
   };
-  // Rendering again later keeps no record cache: memory stays one file's worth.
-  const again = (format: FormatId, matrices: Matrix[]) => () => (format === 'json' ? renderAll(matrices, format, base, context) : recordJoiner(format, base, context)(matrices));
+  const again = (format: FormatId, matrices: Matrix[]) => () => render(format, matrices, true);
   for (const { format, suffix } of LIST_FILES) {
     const content = render(format, ordered);
     yield { path: allMatricesPath(year, suffix), content, render: again(format, ordered), bytes: Buffer.byteLength(content), matrices: ordered.length, format };

@@ -122,7 +122,7 @@ export class SiteWriter {
     const existed = statAt(root, '') !== undefined;
     // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
     const previous = existed ? this.previous : null;
-    const { altered, extras } = previous && existed ? treeChanges(root, previous) : { altered: new Set<string>(), extras: [] };
+    const { altered, extras } = previous ? treeChanges(root, previous) : { altered: new Set<string>(), extras: [] };
     const intact = (rel: string) => previous !== null && previous.files.has(rel) && !altered.has(rel);
     const compare = existed && readdirSync(root).length > 0;
     markInProgress(root);
@@ -226,7 +226,7 @@ export class SiteWriter {
       removedFrom.push(path.posix.dirname(rel));
       report.removed++;
     };
-    if (previous && existed) {
+    if (previous) {
       for (const [rel, r] of previous.files) {
         if (next.files.has(rel)) continue;
         // Files that a later step adopted are that step's to keep or replace.
