@@ -26,7 +26,7 @@ import { writeMirror } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/plan.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const DEFAULT_DATA = path.resolve(PROJECT_ROOT, '../shared/jaspar/2024');
+export const DEFAULT_DATA = path.join(PROJECT_ROOT, 'data/jaspar-2024');
 export const DEFAULT_RELEASE_FILE = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 const ASSETS = path.join(PROJECT_ROOT, 'generator/assets');

@@ -8,7 +8,7 @@ import { interrupted } from './write/state.ts';
 const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE]
 
   --data DIR       JASPAR release folder (matrices.csv, matrices/, sites/, pfm_noninteger.json)
-                   default: $JASPAR_DATA, else ../shared/jaspar/2024
+                   default: $JASPAR_DATA, else data/jaspar-2024 (the JASPAR 2024 release shipped here)
   --out DIR        where the site is written (replaced as a whole at the end)   default: public
   --base-url URL   absolute URL the site is served from, used in every body
                    default: $BASE_URL, else Netlify's $URL during a Netlify build, else ${DEFAULT_BASE_URL}

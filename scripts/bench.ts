@@ -165,7 +165,7 @@ async function main(): Promise<void> {
       runs: { type: 'string', default: '3' },
       'scale-runs': { type: 'string', default: '1' },
       times: { type: 'string', default: '10' },
-      data: { type: 'string', default: path.resolve(ROOT, '../shared/jaspar/2024') },
+      data: { type: 'string', default: path.resolve(ROOT, 'data/jaspar-2024') },
       scratch: { type: 'string' },
     },
   });

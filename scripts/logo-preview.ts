@@ -13,8 +13,8 @@ import type { Pfm } from '../generator/logos/math.ts';
 import { renderLogoSvg } from '../generator/logos/svg.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = process.env.JASPAR_DATA ?? path.resolve(repo, '../shared/jaspar/2024');
-const goldenDir = path.resolve(repo, '../shared/golden/formats/jaspar2018');
+const dataDir = process.env.JASPAR_DATA ?? path.resolve(repo, 'data/jaspar-2024');
+const goldenDir = path.resolve(repo, 'test/golden/formats/jaspar2018');
 
 const CASES: { id: string; why: string; fractional?: boolean }[] = [
   { id: 'MA0004.1', why: 'short (6 columns)' },

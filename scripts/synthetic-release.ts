@@ -9,7 +9,7 @@
 // SYNTHETIC-README.txt saying what it is. Written at run time, to a
 // temporary folder: it is derived from CC BY data and never committed.
 //
-//   node --import tsx scripts/synthetic-release.ts --from ../shared/jaspar/2024 --to /tmp/jaspar-10x --times 10
+//   node --import tsx scripts/synthetic-release.ts --from data/jaspar-2024 --to /tmp/jaspar-10x --times 10
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

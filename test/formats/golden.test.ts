@@ -1,10 +1,10 @@
-// Our text formats against real JASPAR output (../shared/golden/formats and
-// the official bundles in ../shared/jaspar), byte for byte.
+// Our text formats against real JASPAR output (test/golden/formats and
+// the official bundles in test/golden/jaspar-2018), byte for byte.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MEME_HEADER } from '../../generator/formats/meme.ts';
-import { GOLDEN, dataDir, SHARED } from '../support/paths.ts';
+import { GOLDEN, JASPAR_2018, dataDir } from '../support/paths.ts';
 import { matrix, releaseInfo, renderDetail, sharedRelease } from '../support/release.ts';
 
 const golden = (file: string) => readFileSync(path.join(GOLDEN, file), 'utf8');
@@ -96,7 +96,7 @@ describe('official bundles, every record', () => {
   });
 
   it('JASPAR 2018 CORE MEME bundle: every record whose matrix kept its name and counts', () => {
-    const core2018 = path.join(SHARED, 'jaspar/2018/CORE');
+    const core2018 = path.join(JASPAR_2018, 'CORE');
     const text = readFileSync(path.join(core2018, 'JASPAR2018_CORE_redundant_pfms_meme.txt'), 'utf8');
     expect(text.startsWith(MEME_HEADER)).toBe(true);
     const bundle = records(text, /^MOTIF /gm);
@@ -105,7 +105,7 @@ describe('official bundles, every record', () => {
     // rounded (e.g. MA1153.1: 88.23 in the 2018 flat file, 88 in the .jaspar): their MEME
     // probabilities differ in the last digits, so they are left out here.
     const jaspar2018 = records(readFileSync(path.join(core2018, 'JASPAR2018_CORE_redundant_pfms_jaspar.txt'), 'utf8'), /^>/gm);
-    const flatFile = (id: string) => path.join(SHARED, 'jaspar/2018/all_data/FlatFileDir', `${id}.pfm`);
+    const flatFile = (id: string) => path.join(JASPAR_2018, 'all_data/FlatFileDir', `${id}.pfm`);
     const fractional = (id: string) => existsSync(flatFile(id)) && /\.(?!0+\b)\d/.test(readFileSync(flatFile(id), 'utf8'));
     const known = new Map(sharedRelease().matrices.map((m) => [m.matrixId, m]));
     const precise = JSON.parse(readFileSync(path.join(dataDir(), 'pfm_noninteger.json'), 'utf8')) as Record<string, unknown>;

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import type { Pfm } from '../../generator/logos/math.ts';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const DATA_DIR = process.env.JASPAR_DATA ?? path.resolve(repo, '../shared/jaspar/2024');
-export const GOLDEN_DIR = path.resolve(repo, '../shared/golden/formats');
+export const DATA_DIR = process.env.JASPAR_DATA ?? path.resolve(repo, 'data/jaspar-2024');
+export const GOLDEN_DIR = path.resolve(repo, 'test/golden/formats');
 
 /** Counts from `<DATA_DIR>/matrices/<id>.jaspar` (">ID\tNAME", then "A  [ 4 19 … ]" rows). */
 export function readJasparPfm(id: string): Pfm {

@@ -1,4 +1,4 @@
-// Bulk files against JASPAR's own download bundles (../shared/jaspar), and
+// Bulk files against JASPAR's own download bundles (test/golden/jaspar-2018), and
 // the whole-list files against the list pages of the built site.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { MEME_HEADER } from '../../generator/formats/meme.ts';
 import { type BulkFile, bulkFiles, bundleSets } from '../../generator/mirror/bulk.ts';
 import { allMatricesPath, rel } from '../../generator/mirror/layout.ts';
 import { logoPath } from '../../generator/routes/urls.ts';
-import { SITE_BASE_URL, SHARED, dataDir } from '../support/paths.ts';
+import { SITE_BASE_URL, JASPAR_2018, dataDir } from '../support/paths.ts';
 import { releaseInfo, sharedRelease } from '../support/release.ts';
 
 const sources = path.join(dataDir(), 'sources');
@@ -82,7 +82,7 @@ describe('bundle sets and layouts', () => {
   });
 
   it('meme bundles start with the header of JASPAR 2018 bundles and end each motif with its URL line and a blank line', () => {
-    const theirs = readFileSync(path.join(SHARED, 'jaspar/2018/CORE/JASPAR2018_CORE_non-redundant_pfms_meme.txt'), 'utf8');
+    const theirs = readFileSync(path.join(JASPAR_2018, 'CORE/JASPAR2018_CORE_non-redundant_pfms_meme.txt'), 'utf8');
     const mine = ours().get('JASPAR2024_CORE_non-redundant_pfms_meme.txt')!.content;
     expect(mine.slice(0, mine.indexOf('MOTIF '))).toBe(theirs.slice(0, theirs.indexOf('MOTIF ')));
     for (const text of [mine, theirs]) {

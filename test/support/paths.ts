@@ -3,11 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SHARED = path.resolve(PROJECT_ROOT, '../shared');
-export const GOLDEN = path.join(SHARED, 'golden/formats');
+/** Real JASPAR outputs and the 2018 release's official files, kept in the repository (test/golden/README.md). */
+export const GOLDEN_ROOT = path.join(PROJECT_ROOT, 'test/golden');
+export const GOLDEN = path.join(GOLDEN_ROOT, 'formats');
+export const JASPAR_2018 = path.join(GOLDEN_ROOT, 'jaspar-2018');
 /** The base URL the test site is built with; servers under test map it to their own origin. */
 export const SITE_BASE_URL = 'http://jaspar.test';
 
 export function dataDir(): string {
-  return path.resolve(process.env.JASPAR_DATA ?? path.join(SHARED, 'jaspar/2024'));
+  return path.resolve(process.env.JASPAR_DATA ?? path.join(PROJECT_ROOT, 'data/jaspar-2024'));
 }
