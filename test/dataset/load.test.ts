@@ -548,7 +548,8 @@ describe('loadRelease reads a clean release', () => {
     // Empty cells: empty lists and empty strings.
     const un = byId.get('UN0498.1')!;
     expect(un).toMatchObject({ tfClass: [], tfFamily: [], species: [], uniprotIds: [], pubmedIds: [], dataType: '', comment: '', source: '' });
-    expect(byId.get('MA2191.1')!.species).toEqual([]);
+    // JASPAR's 2024 files give MA2191.1 no species; the release fills it from JASPAR's 2026 table (provenance.csv).
+    expect(byId.get('MA2191.1')!.species).toEqual([{ taxId: 7227, name: 'Drosophila melanogaster' }]);
   });
 
   it('uses the full-precision counts of pfm_noninteger.json', () => {

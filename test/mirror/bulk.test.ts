@@ -9,7 +9,7 @@ import { type BulkFile, bulkFiles, bundleSets } from '../../generator/mirror/bul
 import { allMatricesPath, rel } from '../../generator/mirror/layout.ts';
 import { logoPath } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL, JASPAR_2018, dataDir } from '../support/paths.ts';
-import { releaseInfo, sharedRelease } from '../support/release.ts';
+import { releaseInfo, sharedRelease, transfacAsIn2024 } from '../support/release.ts';
 
 const sources = path.join(dataDir(), 'sources');
 const context = { release: releaseInfo(), logoHref: logoPath, detailHref: (id: string) => id };
@@ -37,7 +37,9 @@ function compareBundle(file: string, theirs: string, format: keyof typeof MARKER
   expect(mine, `we write no ${file}`).toBeDefined();
   const header = format === 'meme' ? MEME_HEADER : '';
   const their = records(theirs, MARKERS[format]);
-  const our = new Map(records(mine!.content, MARKERS[format]));
+  // CC values the release fills from JASPAR's 2026 table are empty in the 2024 export (golden.test.ts checks that they are the only differences).
+  const asIn2024 = (id: string, text: string) => (format === 'transfac' ? transfacAsIn2024(id, text) : text);
+  const our = new Map(records(mine!.content, MARKERS[format]).map(([id, text]) => [id, asIn2024(id, text)]));
   expect(mine!.content.startsWith(header)).toBe(true);
   expect([...our.keys()].sort()).toEqual(their.map(([id]) => id).sort());
   expect(header + their.map(([id]) => our.get(id)).join('')).toBe(theirs);
