@@ -24,11 +24,12 @@ const shared = {
   testTimeout: 60_000,
   hookTimeout: 300_000,
   pool: 'forks' as const,
-  poolOptions: { forks: { maxForks: 2, minForks: 1 } },
 };
 
 export default defineConfig({
   test: {
+    // Two cores: at most two test files at a time, across both projects.
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     projects: [
       {
         test: {
