@@ -10,7 +10,7 @@ import { defineConfig } from 'vitest/config';
 const SITE_SUITES = [
   'test/e2e/**/*.test.ts',
   'test/browser/**/*.test.ts',
-  'test/hosts/conformance.test.ts',
+  'test/hosts/{conformance,prefix-shards}.test.ts',
   'test/site/**/*.test.ts',
   'test/build/{bad-input,determinism,incremental}.test.ts',
   'test/fuzz/{cli,dataset}.test.ts',

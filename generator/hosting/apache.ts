@@ -61,7 +61,8 @@ export function apacheConf(r: ServerRouting): string {
   if (r.prefix) {
     out.push(`# The site lives under ${r.prefix}/: nothing else is answered, and files are found without the prefix.`);
     out.push(...setVars([], { ERROR: '404.html' }));
-    out.push(`RewriteRule !^${re(r.prefix)}(/|$) - [R=404,L]`, `RewriteRule ^${re(r.prefix)}/?(.*)$ /$1`);
+    // Not for Apache's own internal requests (an ErrorDocument, a folder's index.html): their paths have no prefix.
+    out.push('RewriteCond %{IS_SUBREQ} =false', 'RewriteCond %{ENV:REDIRECT_STATUS} ^$', `RewriteRule !^${re(r.prefix)}(/|$) - [R=404,L]`, `RewriteRule ^${re(r.prefix)}/?(.*)$ /$1`);
   }
   out.push('# The path of the file served (headers below), and the default error file.');
   out.push('RewriteRule ^(.*)$ - [E=JASPAR_PATH:$1,E=JASPAR_ERROR:404.html]');
@@ -109,6 +110,10 @@ export function apacheConf(r: ServerRouting): string {
   out.push(...fail([inRoute, `${env('FMT')} !^(${r.rootFormats.join('|')})$`], 404, r.errors.notFound));
   out.push(`RewriteCond ${inRoute}`, `RewriteRule ^ ${r.root}${env('FILE')} [E=JASPAR_PATH:${r.root}${env('FILE')},PT,L]`, '');
 
+  if (r.prefix) {
+    // The path without its prefix is a URL (mapped to the DocumentRoot), never a file path of the machine ("/").
+    out.push('# Any other request: its path without the prefix, as a URL.', 'RewriteRule ^(.*)$ $1 [PT,L]', '');
+  }
   out.push('# Response headers by the path of the file served (hosting/headers.ts).');
   for (const h of r.headers) {
     const test = `reqenv('JASPAR_PATH') =~ m#${h.pattern}#`;

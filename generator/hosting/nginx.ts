@@ -33,7 +33,7 @@ const quote = (text: string) => {
   if (/[$"\\\n]/.test(text)) throw new Error(`nginx: cannot quote ${JSON.stringify(text)}`);
   return `"${text}"`;
 };
-/** A regular expression in quotes (location and map keys are not searched for variables). */
+/** A regular expression in quotes (location and map keys are not searched for variables; quoted, braces are no block). */
 const quoteRe = (text: string) => {
   if (/["\n]/.test(text)) throw new Error(`nginx: cannot quote ${JSON.stringify(text)}`);
   return `"${text}"`;
@@ -124,7 +124,7 @@ export function nginxServerConf(r: ServerRouting): string {
   for (const list of r.lists) out.push(...listLocation(r, list, suffix, chooseFormat, fail, block));
   for (const k of r.keyed) out.push(...keyedLocation(r, k, suffix, chooseFormat, fail, block));
   // The API root.
-  out.push(`location ~ ^${re(r.api)}/?$ {`, ...chooseFormat(false));
+  out.push(`location ~ ${quoteRe(`^${re(r.api)}/?$`)} {`, ...chooseFormat(false));
   out.push(...block(`$jaspar_fmt !~ "^(${r.rootFormats.join('|')})$"`, fail(404, r.errors.notFound)));
   out.push(`  rewrite ^ ${r.root}\${jaspar_file} last;`, '}');
   // Files, with the Content-Type of their kind (the first matching location wins; the rules do not overlap).
@@ -142,7 +142,7 @@ function listLocation(r: ServerRouting, list: ListRoute, suffix: string, chooseF
   const out: string[] = [];
   const suffixed = list.kind === 'matrix' && !list.pathFilter;
   const path = list.pathFilter ? `${re(list.path)}/(?<jaspar_value>${VALUE})` : re(list.path);
-  out.push(`# ${list.name}`, `location ~ ^${path}${suffixed ? `(?:/?${suffix})?` : ''}/?$ {`, '  default_type application/json;');
+  out.push(`# ${list.name}`, `location ~ ${quoteRe(`^${path}${suffixed ? `(?:/?${suffix})?` : ''}/?$`)} {`, '  default_type application/json;');
   out.push(...block('$jaspar_param_error != ""', [`set $jaspar_error $jaspar_param_error;`, 'return 501;']));
   const hasKey = (k: FilterKey) => (k === list.pathFilter ? '1' : `\${jaspar_has_${k}}`);
   if (list.kind === 'index') {
@@ -192,7 +192,7 @@ function keyedLocation(r: ServerRouting, k: KeyedRoute, suffix: string, chooseFo
   const sharded = k.dir.some((p) => typeof p !== 'string' && p.slot === 'shard');
   const id = sharded ? `(?<jaspar_id>(?<jaspar_shard>[A-Za-z0-9_-][A-Za-z0-9_.-]{3})[A-Za-z0-9_.-]*?)` : `(?<jaspar_id>${ID})`;
   const guard = sharded ? '(?!index\\.)' : '';
-  const out: string[] = [`# ${k.name}`, `location ~ ^${re(k.before)}${guard}${id}${re(k.after)}${k.suffix ? `${suffix}?` : ''}/?$ {`, '  default_type application/json;'];
+  const out: string[] = [`# ${k.name}`, `location ~ ${quoteRe(`^${re(k.before)}${guard}${id}${re(k.after)}${k.suffix ? `${suffix}?` : ''}/?$`)} {`, '  default_type application/json;'];
   out.push(...chooseFormat(k.suffix));
   const others = r.formats.map((f) => f.id).filter((f) => !k.formats.includes(f));
   if (others.length) out.push(...block(`$jaspar_fmt ~ "^(${others.join('|')})$"`, fail(k.unsupported ? 501 : 404, k.unsupported ?? r.errors.notFound)));
