@@ -160,9 +160,13 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     const dir = indexDir(endpoint, MARK);
     lists.push({ name: endpoint, path: `${API}/${endpoint}`, kind: 'index', base: around(dir, `${pageSegment[0]}${MARK}${pageSegment[1]}`, 'index folder')[0], formats: INDEX_FORMATS });
   }
+  const keyTemplate = (dir: string, what: string): Template => {
+    const [before, after] = around(dir, MARK, what);
+    return [before, { slot: 'id' }, after];
+  };
   const keyed: KeyedRoute[] = [
-    { name: 'release', before: `${API}/releases/`, after: '', dir: [...around(releaseDir(MARK), MARK, 'release folder')].flatMap((t, i) => (i === 0 ? [t, { slot: 'id' }] : [t])), formats: INDEX_FORMATS, suffix: false },
-    { name: 'sites', before: `${API}/sites/`, after: '', dir: [...around(sitesApiDir(MARK), MARK, 'sites folder')].flatMap((t, i) => (i === 0 ? [t, { slot: 'id' }] : [t])), formats: SITES_FORMATS, unsupported: unsupportedPath('sites-format'), suffix: false },
+    { name: 'release', before: `${API}/releases/`, after: '', dir: keyTemplate(releaseDir(MARK), 'release folder'), formats: INDEX_FORMATS, suffix: false },
+    { name: 'sites', before: `${API}/sites/`, after: '', dir: keyTemplate(sitesApiDir(MARK), 'sites folder'), formats: SITES_FORMATS, unsupported: unsupportedPath('sites-format'), suffix: false },
     { name: 'versions', before: `${LIST}/`, after: '/versions', dir: idTemplate(versionsDir, input.layout), formats: FORMAT_IDS, suffix: true },
     { name: 'matrix', before: `${LIST}/`, after: '', dir: idTemplate(detailDir, input.layout), formats: FORMAT_IDS, suffix: true },
   ];
