@@ -36,8 +36,7 @@ const BINARIES: Record<ServerName, Binary> = {
 };
 
 /** The executable of a server, or undefined when it is not installed. */
-export function findBinary(server: ServerName): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin'];
+export function findBinary(server: ServerName, dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin']): string | undefined {
   for (const name of BINARIES[server].names) {
     const candidates = path.isAbsolute(name) ? [name] : dirs.filter(Boolean).map((d) => path.join(d, name));
     for (const file of candidates) {
