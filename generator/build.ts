@@ -12,6 +12,7 @@ import { loadRelease, readReleaseInfo } from './dataset/load.ts';
 import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
+import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
 import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './api-extras.ts';
@@ -93,6 +94,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
   for (const [file, content] of apiExtras(release, base, planned, context)) plan.add(file, content);
   plan.add('_headers', printHeaders(headerRules()));
+  // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
+  for (const [file, content] of serverConfigs({ prefix: new URL(base).pathname, layout: currentLayout(), pageCount: listPages, year: release.info.year })) plan.add(file, content);
   plan.add('static/api/site.css', readFileSync(path.join(ASSETS, 'site.css')));
   plan.add('static/api/site.js', readFileSync(path.join(ASSETS, 'site.js')));
   plan.add(SEARCH_JS.slice(1), readFileSync(path.join(ASSETS, 'search.js')));

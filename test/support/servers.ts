@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { serverCommand, type ServerName } from '../../scripts/serve.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export interface RunningServer {
@@ -53,15 +54,16 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-async function startServer(name: string, command: string, args: string[], port: number): Promise<RunningServer> {
-  const cwd = mkdtempSync(path.join(os.tmpdir(), `jaspar-${name}-cwd-`));
+/** With `own`, the caller's working folder and environment (scripts/serve.ts made them; cleanup removes them). */
+async function startServer(name: string, command: string, args: string[], port: number, own?: { cwd: string; env: NodeJS.ProcessEnv; cleanup(): void }): Promise<RunningServer> {
+  const cwd = own?.cwd ?? mkdtempSync(path.join(os.tmpdir(), `jaspar-${name}-cwd-`));
   const child = spawn(command, args, {
     // A fresh empty folder, so the repository's own files (netlify.toml,
     // package.json, .env…) cannot influence the server.
     cwd,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: own?.env ?? { ...process.env, BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
   });
   let buffer = '';
   const append = (chunk: Buffer) => {
@@ -85,7 +87,8 @@ async function startServer(name: string, command: string, args: string[], port: 
     await exited(child);
     clearTimeout(timer);
     killGroup(child, 'SIGKILL'); // stragglers of the group, if any
-    rmSync(cwd, { recursive: true, force: true });
+    if (own) own.cleanup();
+    else rmSync(cwd, { recursive: true, force: true });
   };
 
   const started = performance.now();
@@ -122,6 +125,17 @@ export async function startNetlifyDev(siteDir: string): Promise<RunningServer> {
 export async function startHttpServer(siteDir: string): Promise<RunningServer> {
   const port = await freePort();
   return startServer('http-server', path.join(BIN, 'http-server'), [siteDir, '-p', String(port), '-s'], port);
+}
+
+/**
+ * A server started the way `npm run serve -- --server <name>` starts it
+ * (scripts/serve.ts): the site's own generated config, a temporary folder
+ * for the rest, 127.0.0.1 on a free port.
+ */
+export async function startSiteServer(server: ServerName, siteDir: string): Promise<RunningServer> {
+  const port = await freePort();
+  const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1' });
+  return startServer(server, command.command, command.args, port, { cwd: command.tmp, env: command.env, cleanup: command.cleanup });
 }
 
 /** Runs fn over items with at most `concurrency` calls in flight; results in input order. */

@@ -1,0 +1,224 @@
+// What a server that can read the query string, test whether a file exists
+// and build a path from pieces (nginx, Caddy, Apache httpd) needs to answer
+// the real API's URLs from the site's files: host-independent data, printed
+// by hosting/nginx.ts, caddy.ts and apache.ts (STYLE.md habit 7).
+//
+// Unlike Netlify's _redirects (hosting/rules.ts), these servers compose the
+// answering file's path from the parameters (the filters in their folder
+// order, the page size, the page, the format's file name) and then ask the
+// file system: no rule per value, so the size of the config does not grow
+// with the release. What the file system then says decides the error: the
+// file exists → 200; the view's first page exists → the page is past the end
+// ("Invalid page.", as DRF); neither → "Not found.".
+//
+// Every path piece comes from generator/routes/ (called with marker values
+// and cut into templates), so the printed configs follow the URL layout,
+// sharded or flat, instead of spelling it again.
+import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
+import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS, type FormatId } from '../formats/registry.ts';
+import { VIEW_FORMAT_SIZES } from '../resources.ts';
+import { shardOf, type Layout } from '../routes/shard.ts';
+import {
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
+  sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
+} from '../routes/urls.ts';
+import { FILTER_COMBINATIONS } from '../views.ts';
+import { headerRules } from './headers.ts';
+import { MAX_PAGE_SIZE, UNSUPPORTED_PARAMS } from './rules.ts';
+
+export interface ServerRoutingInput {
+  /** Path prefix the site is served under ("" or "/jaspar"; no trailing slash). */
+  prefix: string;
+  /** Folder layout of the release (routes/shard.ts). */
+  layout: Layout;
+  /** Pages of the unfiltered list at the default page size (page=last). */
+  pageCount: number;
+  /** The mirrored release (release=<year>). */
+  year: number;
+}
+
+/** A path template: literal text and named slots ({ slot: 'id' }). */
+export type Template = (string | { slot: string })[];
+
+/** A list endpoint: its path, and how a request's parameters become the answering folder. */
+export interface ListRoute {
+  name: string;
+  /** Path (no prefix, no trailing slash) with at most one captured segment. */
+  path: string;
+  /** The filter the captured segment stands for (/api/v1/collections/CORE → collection=CORE). */
+  pathFilter?: FilterKey;
+  kind: 'matrix' | 'index';
+  /** Folder of page 1 at the default page size, no filter. */
+  base: string;
+  /** Formats a list of this kind has at all. */
+  formats: readonly FormatId[];
+}
+
+/** A resource at one id: path with one captured segment, its folder, its formats. */
+export interface KeyedRoute {
+  name: string;
+  /** Path before and after the id segment (no prefix, no trailing slash). */
+  before: string;
+  after: string;
+  /** Folder template with slots id and shard (first four characters of the id). */
+  dir: Template;
+  formats: readonly FormatId[];
+  /** Error file for a known format this resource does not have (else "Not found."). */
+  unsupported?: string;
+  /** The real service's format suffix (/api/v1/matrix/MA0004.1.json) applies. */
+  suffix: boolean;
+}
+
+export interface ServerRouting {
+  prefix: string;
+  api: string;
+  list: string;
+  root: string;
+  formats: { id: FormatId; file: string; mediaType: string }[];
+  defaultFormat: FormatId;
+  /** Accept media types in the order they are looked for; ?format= and a suffix win. */
+  accept: { mediaType: string; format: FormatId }[];
+  pageSizes: readonly number[];
+  defaultPageSize: number;
+  maxPageSize: number;
+  filterKeys: readonly FilterKey[];
+  /** Folder segment of each filter: literal text around the value ("collection/" + value + "/"). */
+  filterSegment: Record<FilterKey, [string, string]>;
+  /** Folder segment of a page size other than the default, around the size. */
+  pageSizeSegment: [string, string];
+  /** Folder segment of a page, around the page number. */
+  pageSegment: [string, string];
+  /** Pre-rendered filter sets, as signatures: one 0/1 per filter key in filterKeys order ("1001"). */
+  filterSets: string[];
+  /** Formats pre-rendered for filtered lists and page sizes other than the default, by page size. */
+  viewFormats: Record<number, FormatId[]>;
+  unsupportedParams: { param: string; file: string }[];
+  errors: {
+    notFound: string; invalidPage: string; filters: string; pageSize: string; formatPageSize: string; bedList: string; release: string;
+  };
+  year: number;
+  lastPage: number;
+  lists: ListRoute[];
+  keyed: KeyedRoute[];
+  /** Formats of the API root. */
+  rootFormats: readonly FormatId[];
+  /** Formats with a suffix URL (/api/v1/matrix.json): DRF's format_suffix_patterns on the matrix endpoints. */
+  suffixFormats: readonly FormatId[];
+  headers: { pattern: string; values: Record<string, string> }[];
+}
+
+const MARK = 'ZZ99.MARK';
+
+/** Cuts `text` around `value`: [before, after]; throws when the layout no longer has that shape. */
+function around(text: string, value: string, what: string): [string, string] {
+  const at = text.indexOf(value);
+  if (at < 0 || text.indexOf(value, at + 1) >= 0) throw new Error(`routing: ${what} "${text}" does not hold "${value}" exactly once`);
+  return [text.slice(0, at), text.slice(at + value.length)];
+}
+
+function strip(text: string, start: string, what: string): string {
+  if (!text.startsWith(start)) throw new Error(`routing: ${what} "${text}" does not start with "${start}"`);
+  return text.slice(start.length);
+}
+
+/** The folder of an id resource as a template with slots id and shard, whatever the layout. */
+function idTemplate(dir: (id: string) => string, layout: Layout): Template {
+  const text = dir(MARK);
+  const [before, after] = around(text, MARK, 'id folder');
+  if (!layout.idFolders) return [before, { slot: 'id' }, after];
+  const [head, shardTail] = around(before, `${shardOf(MARK)}/`, 'shard folder');
+  return [head, { slot: 'shard' }, `/${shardTail}`, { slot: 'id' }, after];
+}
+
+/** A _headers path ("/api/" + "*" + "/index.json") → an anchored regular expression on the served path (Netlify's splat matches across folders). */
+export function globToRegex(glob: string): string {
+  return `^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`;
+}
+
+export function serverRouting(input: ServerRoutingInput): ServerRouting {
+  const prefix = input.prefix.replace(/\/+$/, '');
+  if (prefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) throw new Error(`routing: path prefix "${input.prefix}" must look like /jaspar (letters, digits, . _ ~ -)`);
+  const listBase = listViewDir();
+  const filterSegment = Object.fromEntries(FILTER_KEYS.map((key) => [key, around(strip(listViewDir(DEFAULT_PAGE_SIZE, { [key]: MARK }), listBase, 'filter folder'), MARK, 'filter folder')])) as Record<FilterKey, [string, string]>;
+  const sizeMark = 987654;
+  const pageSizeSegment = around(strip(listViewDir(sizeMark), listBase, 'page size folder'), String(sizeMark), 'page size folder');
+  const pageSegment = around(strip(listDir(MARK), listBase, 'page folder'), MARK, 'page folder');
+  // The index lists must share the matrix list's page and page size segments (the printers compose both alike).
+  const indexShape = indexDir('collections', MARK, sizeMark);
+  if (indexShape !== `${API}/collections/${pageSizeSegment[0]}${sizeMark}${pageSizeSegment[1]}${pageSegment[0]}${MARK}${pageSegment[1]}`) {
+    throw new Error(`routing: index list folder "${indexShape}" is not the list folder shape the server configs compose`);
+  }
+  const signature = (keys: readonly FilterKey[]) => FILTER_KEYS.map((k) => (keys.includes(k) ? '1' : '0')).join('');
+  const viewFormats: Record<number, FormatId[]> = {};
+  for (const size of PAGE_SIZES) viewFormats[size] = FORMAT_IDS.filter((f) => VIEW_FORMAT_SIZES[f].includes(size));
+
+  const lists: ListRoute[] = [{ name: 'matrix-list', path: LIST, kind: 'matrix', base: listBase, formats: FORMAT_IDS }];
+  for (const [endpoint, pathFilter] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
+    lists.push({ name: `${endpoint}-matrices`, path: `${API}/${endpoint}`, pathFilter, kind: 'matrix', base: listBase, formats: FORMAT_IDS });
+  }
+  for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
+    const dir = indexDir(endpoint, MARK);
+    lists.push({ name: endpoint, path: `${API}/${endpoint}`, kind: 'index', base: around(dir, `${pageSegment[0]}${MARK}${pageSegment[1]}`, 'index folder')[0], formats: INDEX_FORMATS });
+  }
+  const keyTemplate = (dir: string, what: string): Template => {
+    const [before, after] = around(dir, MARK, what);
+    return [before, { slot: 'id' }, after];
+  };
+  const keyed: KeyedRoute[] = [
+    { name: 'release', before: `${API}/releases/`, after: '', dir: keyTemplate(releaseDir(MARK), 'release folder'), formats: INDEX_FORMATS, suffix: false },
+    { name: 'sites', before: `${API}/sites/`, after: '', dir: keyTemplate(sitesApiDir(MARK), 'sites folder'), formats: SITES_FORMATS, unsupported: unsupportedPath('sites-format'), suffix: false },
+    { name: 'versions', before: `${LIST}/`, after: '/versions', dir: idTemplate(versionsDir, input.layout), formats: FORMAT_IDS, suffix: true },
+    { name: 'matrix', before: `${LIST}/`, after: '', dir: idTemplate(detailDir, input.layout), formats: FORMAT_IDS, suffix: true },
+  ];
+
+  return {
+    prefix,
+    api: API,
+    list: LIST,
+    root: ROOT_DIR,
+    formats: FORMAT_IDS.map((id) => ({ id, file: fileName(id), mediaType: FORMATS[id].mediaType })),
+    defaultFormat: DEFAULT_FORMAT,
+    // DRF picks the renderer by the Accept header when no format is asked for.
+    accept: (['jaspar', 'meme', 'transfac', 'pfm', 'yaml', 'json'] as const).map((format) => ({ mediaType: FORMATS[format].mediaType.split(';')[0], format })),
+    pageSizes: PAGE_SIZES,
+    defaultPageSize: DEFAULT_PAGE_SIZE,
+    maxPageSize: MAX_PAGE_SIZE,
+    filterKeys: FILTER_KEYS,
+    filterSegment,
+    pageSizeSegment,
+    pageSegment,
+    filterSets: FILTER_COMBINATIONS.map(signature),
+    viewFormats,
+    unsupportedParams: UNSUPPORTED_PARAMS.map((param) => ({ param, file: unsupportedPath(`param-${param}`) })),
+    errors: {
+      notFound: errorPaths.notFound,
+      invalidPage: errorPaths.invalidPage,
+      filters: unsupportedPath('filters'),
+      pageSize: unsupportedPath('page-size'),
+      formatPageSize: unsupportedPath('format-page-size'),
+      bedList: unsupportedPath('bed-list'),
+      release: unsupportedPath('release'),
+    },
+    year: input.year,
+    lastPage: input.pageCount,
+    lists,
+    keyed,
+    rootFormats: INDEX_FORMATS,
+    suffixFormats: FORMAT_IDS,
+    headers: headerRules().map((rule) => ({ pattern: globToRegex(rule.for), values: rule.values })),
+  };
+}
+
+/** Regular expression of a page size above the real maximum (answered by a 301 to the maximum). */
+export function aboveMaxRegex(max: number): string {
+  // Integers with more digits, or as many digits and larger: built digit by digit.
+  const digits = String(max);
+  const alternatives = [`[1-9][0-9]{${digits.length},}`];
+  for (let i = 0; i < digits.length; i++) {
+    const d = Number(digits[i]);
+    if (d === 9) continue;
+    const rest = digits.length - i - 1;
+    alternatives.push(`${digits.slice(0, i)}[${d + 1}-9]${rest ? `[0-9]{${rest}}` : ''}`);
+  }
+  return `^(${alternatives.join('|')})$`;
+}

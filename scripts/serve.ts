@@ -1,0 +1,242 @@
+// npm run serve -- --server netlify|nginx|caddy|apache|http-server [--dir DIR] [--port P] [--host H]
+//
+// Starts a real server in the foreground over a built site (or an unpacked
+// mirror) with the configuration the build wrote into it (_hosting/,
+// _redirects, _headers): the real API's query URLs, Content-Types, CORS and
+// security headers, as far as that server can. Installs nothing: a missing
+// server is named with the command that installs it. Everything the server
+// needs besides the site (its main config, pid file, temp folders) goes to a
+// temporary folder, removed when the server stops (Ctrl-C). The tests start
+// servers through serverCommand() below, so users and tests run the same thing.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HOSTING_FILES } from '../generator/hosting/servers.ts';
+
+export const SERVERS = ['netlify', 'nginx', 'caddy', 'apache', 'http-server'] as const;
+export type ServerName = (typeof SERVERS)[number];
+
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NODE_BIN = path.join(PROJECT_ROOT, 'node_modules/.bin');
+
+interface Binary {
+  /** Names to look for on PATH (and in /usr/sbin, where Debian puts servers). */
+  names: string[];
+  install: string;
+}
+
+const BINARIES: Record<ServerName, Binary> = {
+  nginx: { names: ['nginx'], install: 'sudo apt-get install --no-install-recommends nginx-light' },
+  caddy: { names: ['caddy'], install: 'sudo apt-get install --no-install-recommends caddy' },
+  apache: { names: ['apache2', 'httpd'], install: 'sudo apt-get install --no-install-recommends apache2' },
+  netlify: { names: [path.join(NODE_BIN, 'netlify')], install: 'npm ci (netlify-cli is a devDependency of this project)' },
+  'http-server': { names: [path.join(NODE_BIN, 'http-server')], install: 'npm ci (http-server is a devDependency of this project)' },
+};
+
+/** The executable of a server, or undefined when it is not installed. */
+export function findBinary(server: ServerName, dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin']): string | undefined {
+  for (const name of BINARIES[server].names) {
+    const candidates = path.isAbsolute(name) ? [name] : dirs.filter(Boolean).map((d) => path.join(d, name));
+    for (const file of candidates) {
+      try {
+        accessSync(file, constants.X_OK);
+        if (statSync(file).isFile()) return file;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
+}
+
+export const installHint = (server: ServerName) => BINARIES[server].install;
+
+export interface ServeOptions {
+  /** The built site or unpacked mirror. */
+  dir: string;
+  port: number;
+  /** Address to listen on; 127.0.0.1 unless asked otherwise. */
+  host: string;
+}
+
+export interface ServerCommand {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  /** Temporary folder (main config, pid, temp files; the server's working directory), removed by cleanup(). */
+  tmp: string;
+  cleanup(): void;
+}
+
+/** nginx's main config around the site's two snippets; everything writable in tmp. */
+export function nginxMainConf(o: ServeOptions, tmp: string): string {
+  const site = path.resolve(o.dir);
+  return `# Written by scripts/serve.ts around the site's own ${HOSTING_FILES.nginxHttp} and ${HOSTING_FILES.nginxServer}.
+daemon off;
+master_process off;
+worker_processes 1;
+pid ${tmp}/nginx.pid;
+error_log stderr warn;
+events { worker_connections 512; }
+http {
+  client_body_temp_path ${tmp}/client_body;
+  proxy_temp_path ${tmp}/proxy;
+  fastcgi_temp_path ${tmp}/fastcgi;
+  uwsgi_temp_path ${tmp}/uwsgi;
+  scgi_temp_path ${tmp}/scgi;
+  access_log off;
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  include ${site}/${HOSTING_FILES.nginxHttp};
+  server {
+    listen ${o.host}:${o.port};
+    root ${site};
+    include ${site}/${HOSTING_FILES.nginxServer};
+  }
+}
+`;
+}
+
+/** Apache's main config (the modules the site's apache.conf needs) around it; everything writable in tmp. */
+export function apacheMainConf(o: ServeOptions, tmp: string): string {
+  const site = path.resolve(o.dir);
+  const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'setenvif', 'env'];
+  return `# Written by scripts/serve.ts around the site's own ${HOSTING_FILES.apache}.
+ServerRoot /usr/lib/apache2
+${modules.map((m) => `LoadModule ${m}_module modules/mod_${m}.so`).join('\n')}
+ServerName 127.0.0.1
+Listen ${o.host}:${o.port}
+PidFile ${tmp}/httpd.pid
+DefaultRuntimeDir ${tmp}
+Mutex file:${tmp} default
+# A pipe: /dev/stderr cannot be opened when stderr is a socket (as under a test runner); cat writes to the terminal.
+ErrorLog "|/bin/cat"
+LogLevel warn
+TypesConfig /etc/mime.types
+StartServers 1
+ServerLimit 1
+ThreadsPerChild 32
+MaxRequestWorkers 32
+MinSpareThreads 1
+MaxSpareThreads 64
+${process.getuid?.() === 0 ? '# Started as root, Apache serves as this user, who must be able to read the site.\nUser nobody\nGroup nogroup\n' : ''}DocumentRoot "${site}"
+Define JASPAR_SITE "${site}"
+<Directory />
+  AllowOverride None
+  Require all denied
+</Directory>
+<Directory "${site}">
+  Options -Indexes +FollowSymLinks
+  Require all granted
+</Directory>
+Include "${site}/${HOSTING_FILES.apache}"
+`;
+}
+
+/** How to start `server` over the site: command, arguments, environment, and its temporary folder. */
+export function serverCommand(server: ServerName, o: ServeOptions): ServerCommand {
+  const binary = findBinary(server);
+  if (!binary) throw new MissingServer(server);
+  const site = path.resolve(o.dir);
+  const need = (file: string) => {
+    if (!existsSync(path.join(site, file))) throw new Error(`${path.join(site, file)} is missing: build the site with this version of the project (npm run build), or serve it with --server http-server`);
+  };
+  const tmp = mkdtempSync(path.join(os.tmpdir(), `jaspar-serve-${server}-`));
+  const cleanup = () => rmSync(tmp, { recursive: true, force: true });
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  let args: string[];
+  try {
+    switch (server) {
+      case 'nginx':
+        need(HOSTING_FILES.nginxHttp);
+        need(HOSTING_FILES.nginxServer);
+        writeFileSync(path.join(tmp, 'nginx.conf'), nginxMainConf(o, tmp));
+        args = ['-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', 'stderr'];
+        break;
+      case 'caddy':
+        need(HOSTING_FILES.caddy);
+        // The Caddyfile reads where the site is and where to listen from the environment;
+        // Caddy's own state (autosave, certificates: none here) goes to tmp.
+        Object.assign(env, { JASPAR_SITE: site, JASPAR_LISTEN: `http://${o.host}:${o.port}`, HOME: tmp, XDG_DATA_HOME: tmp, XDG_CONFIG_HOME: tmp });
+        args = ['run', '--config', path.join(site, HOSTING_FILES.caddy), '--adapter', 'caddyfile'];
+        break;
+      case 'apache':
+        need(HOSTING_FILES.apache);
+        writeFileSync(path.join(tmp, 'httpd.conf'), apacheMainConf(o, tmp));
+        args = ['-f', path.join(tmp, 'httpd.conf'), '-D', 'FOREGROUND'];
+        break;
+      case 'netlify':
+        need('_redirects');
+        Object.assign(env, { BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
+        // Run from the empty tmp folder, so no netlify.toml or .env around can change the answers.
+        args = ['dev', '--offline', '--internal-disable-edge-functions', '--dir', site, '--port', String(o.port)];
+        break;
+      case 'http-server':
+        args = [site, '-p', String(o.port), '-a', o.host, '-s'];
+        break;
+    }
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+  return { command: binary, args, env, tmp, cleanup };
+}
+
+export class MissingServer extends Error {
+  constructor(readonly server: ServerName) {
+    super(`${server} is not installed (looked for ${BINARIES[server].names.join(', ')} on PATH and in /usr/sbin). Install it with: ${BINARIES[server].install}`);
+  }
+}
+
+function parseArgs(argv: string[]): { server: ServerName } & ServeOptions {
+  // Without --server: http-server, what `npm run serve` started before the other servers came.
+  const options = { server: 'http-server' as string, dir: 'public', port: 8080, host: '127.0.0.1' };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    if (value === undefined || !['--server', '--dir', '--port', '--host'].includes(flag)) {
+      throw new Error(`unknown or incomplete option "${flag}" (fix: --server ${SERVERS.join('|')} [--dir DIR] [--port P] [--host H])`);
+    }
+    i++;
+    if (flag === '--server') options.server = value;
+    else if (flag === '--dir') options.dir = value;
+    else if (flag === '--port') options.port = Number(value);
+    else options.host = value;
+  }
+  if (!SERVERS.includes(options.server as ServerName)) throw new Error(`--server must be one of ${SERVERS.join(', ')} (got "${options.server}")`);
+  if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) throw new Error(`--port must be a port number (got "${options.port}")`);
+  if (!existsSync(path.join(options.dir, 'index.html'))) throw new Error(`${path.resolve(options.dir)} holds no built site (fix: npm run build, or --dir the unpacked mirror)`);
+  return { ...options, server: options.server as ServerName };
+}
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof parseArgs>;
+  let command: ServerCommand;
+  try {
+    options = parseArgs(process.argv.slice(2));
+    command = serverCommand(options.server, options);
+  } catch (error) {
+    process.stderr.write(`serve: ${(error as Error).message}\n`);
+    return 2;
+  }
+  process.stdout.write(`serve: ${options.server} on http://${options.host}:${options.port}/ over ${path.resolve(options.dir)} (Ctrl-C stops it)\n`);
+  const child = spawn(command.command, command.args, { cwd: command.tmp, env: command.env, stdio: 'inherit' });
+  const stop = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', () => stop('SIGTERM'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  const code = await new Promise<number>((resolve) => {
+    child.once('error', (error) => {
+      process.stderr.write(`serve: ${error.message}\n`);
+      resolve(1);
+    });
+    child.once('exit', (status, signal) => resolve(status ?? (signal === 'SIGTERM' ? 0 : 1)));
+  });
+  command.cleanup();
+  return code;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().then((code) => process.exit(code));
+}
