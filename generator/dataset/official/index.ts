@@ -42,8 +42,9 @@ export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = d
     const text = readText(table.path, shown(table.path), problems);
     if (text !== null) metadata.push(...parseMetadata(text, shown(table.path), problems));
   }
-  // A file that cannot be read would make its matrices look missing, or its
-  // neighbours' look unconfirmed: report the files alone.
-  if (problems.size > 0) throw new DatasetError(problems.items);
-  return mergeOfficial({ detected: found, bundles, metadata, shown }, info);
+  // A record that cannot be read would make its matrix look missing (a MEME
+  // record without counts, a BED file without its matrix): report the files
+  // alone. A refused file is left out and the rest is still checked.
+  if (problems.size > found.refused.length) throw new DatasetError(problems.items);
+  return mergeOfficial({ detected: found, bundles, metadata, shown }, info, problems);
 }

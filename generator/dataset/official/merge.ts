@@ -47,13 +47,13 @@ export function releaseYear(detected: Detected): number | null {
   return years.length === 0 ? null : Math.max(...years);
 }
 
-export function mergeOfficial(input: OfficialInput, info: ReleaseInfo): OfficialRelease {
-  const problems = new ProblemList();
+/** problems: what was found before (files refused by name or content); all are thrown together. */
+export function mergeOfficial(input: OfficialInput, info: ReleaseInfo, problems = new ProblemList()): OfficialRelease {
   const notes: string[] = [];
   const { detected, bundles } = input;
   const year = releaseYear(detected)!;
   if (info.year !== year) {
-    problems.add(bundles.find((b) => b.file.year === year)!.file.name, 1, `the files are JASPAR ${year} but the release description says ${info.year}`, `leave --release out (data/release-${year}.yaml is then used) or give a description of ${year}`);
+    problems.add(input.shown(bundles.find((b) => b.file.year === year)!.file.path), 1, `the files are JASPAR ${year} but the release description says ${info.year}`, `leave --release out (data/release-${year}.yaml is then used) or give a description of ${year}`);
   }
 
   // Counts of the release year, grouped by id, in file order.
@@ -242,7 +242,7 @@ function mergeOne(id: string, list: { record: CountRecord; bundle: BundleFile }[
 
   // Names: every file that names the matrix names it alike.
   const names: Sourced<string>[] = [
-    ...list.map((x) => ({ value: x.record.name, file: x.record.file, line: x.record.line })),
+    ...[...jaspar, ...transfac].map((x) => ({ value: x.record.name, file: x.record.file, line: x.record.line })),
     ...memes.map((x) => ({ value: x.name, file: x.file, line: x.line })),
     ...(row ? [{ value: row.values.name, file: row.file, line: row.line }] : []),
   ];
