@@ -61,7 +61,10 @@ export function compareReleases(first: Release, second: Release): ReleaseDiff {
 export function describeDiff(diff: ReleaseDiff, first: Release, second: Release, names: [string, string], examples = 3): string[] {
   const a = new Map(first.matrices.map((m) => [m.matrixId, m]));
   const b = new Map(second.matrices.map((m) => [m.matrixId, m]));
-  const cut = (s: string) => (s.length > 70 ? `${s.slice(0, 67)}...` : s);
+  const cut = (s: string) => {
+    const line = s.replace(/\n/g, '\\n');
+    return line.length > 70 ? `${line.slice(0, 67)}...` : line;
+  };
   const lines = [
     `${names[0]}: ${first.matrices.length} matrices; ${names[1]}: ${second.matrices.length}; ${diff.shared} ids in both`,
     `only in ${names[0]}: ${diff.onlyFirst.length}${diff.onlyFirst.length ? ` (${diff.onlyFirst.slice(0, 5).join(', ')})` : ''}`,
