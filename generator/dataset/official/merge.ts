@@ -94,7 +94,7 @@ export function mergeOfficial(input: OfficialInput, info: ReleaseInfo, problems 
       } else gone++;
     }
     if (b.file.kind !== 'meme') {
-      notes.push(`${b.file.name} (JASPAR ${b.file.year}): ${used} older versions used, ${own} ids left to the ${year} files, ${gone} of ids the ${year} files do not have (or hold at the same or a lower version) left out`);
+      notes.push(`${b.file.name} (JASPAR ${b.file.year}): ${used} older versions used, ${own} ids left to the ${year} files, ${gone} left out (base ids the ${year} files do not hold, or versions not older than theirs)`);
     } else notes.push(`${b.file.name} (JASPAR ${b.file.year}): not used (MEME files are checked against the ${year} counts only)`);
   }
 
