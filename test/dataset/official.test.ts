@@ -199,6 +199,15 @@ describe('readRelease merges JASPAR\'s files into one release', () => {
     expect(notes[0]).toMatch(/^JASPAR2022_UNVALIDATED.*: 1 older versions used, 0 ids left to the 2024 files, 1 left out \(base ids the 2024 files do not hold/);
   });
 
+  it('reads JASPAR 2018\'s six official CORE bundles (jaspar, MEME, TRANSFAC; redundant and not), which agree record for record', () => {
+    const dir = path.join(PROJECT_ROOT, 'test/golden/jaspar-2018/CORE');
+    const { release, notes } = readRelease(dir, { ...INFO_2024, name: 'JASPAR 2018', year: 2018 });
+    expect(notes).toEqual([]);
+    // As many as the redundant jaspar bundle has records.
+    expect(release.matrices).toHaveLength(read(path.join(dir, 'JASPAR2018_CORE_redundant_pfms_jaspar.txt')).split('\n').filter((l) => l.startsWith('>')).length);
+    expect(release.matrices.every((m) => m.collection === 'CORE' && m.taxGroup === '')).toBe(true);
+  });
+
   it('reads every JASPAR 2026 plant matrix with its metadata', () => {
     const { release } = readRelease(PARTIAL_2026, INFO_2026);
     expect(release.matrices).toHaveLength(927);
