@@ -536,7 +536,7 @@ function splitList(cell: string): string[] {
   return cell === '' ? [] : cell.split(';').map((v) => v.trim());
 }
 
-export function readSpecies(namesCell: string, taxCell: string, report: (message: string, fix: string) => void): Species[] {
+function readSpecies(namesCell: string, taxCell: string, report: (message: string, fix: string) => void): Species[] {
   const names = splitList(namesCell);
   const taxIds = splitList(taxCell);
   if (taxIds.length > 0 && taxIds.length !== names.length) {
