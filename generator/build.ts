@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { loadRelease, readReleaseInfo } from './dataset/load.ts';
+import { readReleaseInfo } from './dataset/load.ts';
+import { readRelease, releaseFileFor } from './dataset/read.ts';
 import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
@@ -36,6 +37,7 @@ export interface BuildOptions {
   dataDir: string;
   outDir: string;
   baseUrl: string;
+  /** Default: data/release-<year>.yaml for JASPAR's download files of that year, else DEFAULT_RELEASE_FILE. */
   releaseFile?: string;
   /** Render worker threads (0: render on this thread); default one per core for a large release. */
   workers?: number;
@@ -55,6 +57,8 @@ export interface BuildReport {
   removed: number;
   /** True when inputs and output folder were as the previous build left them: nothing was done. */
   upToDate: boolean;
+  /** What the reader says about the input (JASPAR download files used in part or ignored); none for a curated release. */
+  notes: string[];
 }
 
 const NOT_FOUND = '{"detail":"Not found."}';
@@ -64,9 +68,9 @@ type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDat
 
 /** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
 export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
-  const releaseFile = options.releaseFile ?? DEFAULT_RELEASE_FILE;
+  const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
   const info = readReleaseInfo(readFileSync(releaseFile, 'utf8'), (t) => yaml.load(t), releaseFile);
-  const release = loadRelease(options.dataDir, info);
+  const { release, notes } = readRelease(options.dataDir, info);
   // Shard folders only for a release too large for one folder (routes/shard.ts).
   useLayout(chooseLayout({ matrixIds: release.matrices.length, baseIds: new Set(release.matrices.map((m) => m.baseId)).size }));
   const base = normaliseBaseUrl(options.baseUrl);
@@ -107,7 +111,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.checkFolderSizes();
   return {
     plan,
-    report: { matrices: release.matrices.length, listPages, files: plan.files.size, bytes: plan.bytes, rules: rules.length },
+    report: { matrices: release.matrices.length, listPages, files: plan.files.size, bytes: plan.bytes, rules: rules.length, notes },
   };
 }
 
@@ -115,7 +119,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   const base = normaliseBaseUrl(options.baseUrl);
-  const releaseFile = options.releaseFile ?? DEFAULT_RELEASE_FILE;
+  const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);

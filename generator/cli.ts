@@ -1,18 +1,21 @@
 // Flags → build(options); nothing else.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { DEFAULT_BASE_URL, DEFAULT_DATA, DEFAULT_RELEASE_FILE, build } from './build.ts';
+import { DEFAULT_BASE_URL, DEFAULT_DATA, build } from './build.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
 import { interrupted } from './write/state.ts';
 
 const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE]
 
-  --data DIR       JASPAR release folder (matrices.csv, matrices/, sites/, pfm_noninteger.json)
+  --data DIR       JASPAR release folder (matrices.csv, matrices/, sites/, pfm_noninteger.json),
+                   or a folder of JASPAR's download files (JASPAR<year>_…_pfms_{jaspar,transfac,meme}.txt,
+                   ultimate_metadata_table_CORE.tsv, <matrix_id>.bed)
                    default: $JASPAR_DATA, else data/jaspar-2024 (the JASPAR 2024 release shipped here)
   --out DIR        where the site is written (replaced as a whole at the end)   default: public
   --base-url URL   absolute URL the site is served from, used in every body
                    default: $BASE_URL, else Netlify's $URL during a Netlify build, else ${DEFAULT_BASE_URL}
-  --release FILE   release description (YAML)   default: data/release-2024.yaml
+  --release FILE   release description (YAML)   default: data/release-<year>.yaml for JASPAR's download
+                   files of that year, else data/release-2024.yaml
 `;
 
 async function main(): Promise<number> {
@@ -41,13 +44,14 @@ async function main(): Promise<number> {
     dataDir: path.resolve(values.data ?? env.JASPAR_DATA ?? DEFAULT_DATA),
     outDir: path.resolve(values.out ?? 'public'),
     baseUrl: values['base-url'] ?? env.BASE_URL ?? (env.NETLIFY === 'true' ? env.URL : undefined) ?? DEFAULT_BASE_URL,
-    releaseFile: path.resolve(values.release ?? DEFAULT_RELEASE_FILE),
+    releaseFile: values.release === undefined ? undefined : path.resolve(values.release),
   };
   try {
     const r = await build({ ...options, progress: true });
     const mb = (r.bytes / 1e6).toFixed(1);
     // One line, terminal or CI; a terminal also saw the progress line while it ran.
     const changed = r.upToDate ? 'up to date, nothing written' : `${r.written} written, ${r.removed} removed, the rest unchanged`;
+    for (const note of r.notes ?? []) process.stdout.write(`note: ${note}\n`);
     process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
     return 0;
   } catch (error) {

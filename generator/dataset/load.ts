@@ -22,7 +22,7 @@ const COUNT = /^[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
  *  print a count other than the file's, and four such counts could sum to
  *  Infinity (MEME probabilities, logos). No real count comes near it. */
 export const MAX_COUNT = 2 ** 53;
-const IDENTIFIER = /^[A-Za-z0-9_-]+$/;
+export const IDENTIFIER = /^[A-Za-z0-9_-]+$/;
 // Characters that would forge new lines or fields in the text formats, or
 // make a line display other than it reads: C0 and C1 controls (tab, newline,
 // NEL U+0085…), the Unicode line and paragraph separators U+2028/U+2029
@@ -236,12 +236,12 @@ function openQuoteLine(text: string): number {
 
 /** A value from the dataset inside a message: quoted, control characters
  *  escaped, so that a value can never break a line of the report. */
-const q = (value: string) => JSON.stringify(value);
+export const q = (value: string) => JSON.stringify(value);
 /** An id or file name inside a message: as it is when it is plain, else quoted. */
-const plain = (value: string) => (/^[A-Za-z0-9._-]+$/.test(value) ? value : q(value));
+export const plain = (value: string) => (/^[A-Za-z0-9._-]+$/.test(value) ? value : q(value));
 
 /** Reads a text file as strict UTF-8 with \n line ends and no BOM. */
-function readText(file: string, shown: string, problems: ProblemList): string | null {
+export function readText(file: string, shown: string, problems: ProblemList): string | null {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -349,7 +349,7 @@ function readJaspar(file: string, shown: string, id: string, name: string, probl
   return problems.size > before ? null : pfm;
 }
 
-function countProblem(token: string): string | null {
+export function countProblem(token: string): string | null {
   if (token.startsWith('-')) return 'is negative';
   if (/^(nan|inf|infinity)$/i.test(token.replace(/^\+/, ''))) return 'is not a finite number';
   if (!COUNT.test(token)) return 'is not a number';
@@ -511,7 +511,7 @@ function checkNoninteger(entry: NonintegerEntry, rounded: Pfm, id: string, probl
   return problems.size > before ? null : pfm;
 }
 
-function readBed(file: string, shown: string, problems: ProblemList): string | null {
+export function readBed(file: string, shown: string, problems: ProblemList): string | null {
   const text = readText(file, shown, problems);
   if (text === null) return null;
   const lines = text.split('\n');
