@@ -12,7 +12,7 @@ const SITE_SUITES = [
   'test/browser/**/*.test.ts',
   'test/hosts/{conformance,prefix-shards}.test.ts',
   'test/site/**/*.test.ts',
-  'test/build/{bad-input,determinism,incremental}.test.ts',
+  'test/build/**/*.test.ts',
   'test/fuzz/{cli,dataset}.test.ts',
   'test/formats/roundtrip.test.ts',
   'test/formats/hostile.test.ts',
