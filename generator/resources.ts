@@ -50,7 +50,8 @@ export const formatsOf = (p: PlannedResource): readonly FormatId[] => p.formats 
 
 export { listOrder };
 
-export function listItem(m: Matrix, base: string): Json {
+/** A list item; it reads only these fields (the edge handler passes its index rows). */
+export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'baseId' | 'version'>, base: string): Json {
   return {
     matrix_id: m.matrixId,
     name: m.name,
@@ -93,7 +94,7 @@ export function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_I
   return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
 }
 
-const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
+export const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
 
 /** Pagination for people: first, previous, a window of three pages each side, next, last. */
 export function pagesNav(page: Page<unknown>, dirOf: (n: number) => string): NonNullable<Nav['pages']> {
