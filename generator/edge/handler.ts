@@ -28,14 +28,13 @@ import { toYaml } from '../formats/yaml.ts';
 import type { FormatContext, Json, Resource } from '../formats/types.ts';
 import type { Matrix } from '../dataset/types.ts';
 import { SECURITY_HEADERS } from '../hosting/headers.ts';
-import { LIST_CRUMB, listItem, pagesNav } from '../resources.ts';
+import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../resources.ts';
 import type { Page } from '../routes/paginate.ts';
 import { useLayout } from '../routes/shard.ts';
 import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, listDir, listQueryUrl, logoPath, outputPath, pageHref, sitesPath, versionsDir,
   type FilterKey, type Filters,
 } from '../routes/urls.ts';
-import { VIEW_FORMAT_SIZES } from '../resources.ts';
 import { FILTER_COMBINATIONS } from '../views.ts';
 import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
@@ -67,6 +66,8 @@ interface Loaded {
   context: FormatContext;
   /** Counts and the rest, read when first needed. */
   matrices?: Promise<EdgeMatrices>;
+  /** The latest version of every base id over the whole release (matrix ids), when first needed. */
+  globalLatest?: Set<string>;
 }
 
 let loaded: Promise<Loaded> | null = null;
@@ -312,11 +313,18 @@ async function list(ctx: Ctx): Promise<Response> {
   const next = pageLink(ctx, page.next);
   const previous = pageLink(ctx, page.previous);
 
-  const pre = preRendered(ctx, pageSize, page, next, previous);
-  if (pre !== null) {
-    const response = await staticFile(ctx, pre);
-    if (response !== null) return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
-    // A build without this file (a compact profile): rendered below, the same bytes.
+  const view = ownView(ctx, pageSize, records);
+  if (view !== null) {
+    // The request is a pre-rendered page's own query URL. Its file is the
+    // answer when its links are the service's: all but page 2, whose file
+    // links to page 1 with page=1 (as the spec says) where the service drops
+    // the parameter. Without the file (a compact build) or on page 2 the page
+    // is rendered here, with the file's navigation for people.
+    const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, view));
+    if (own(page.next) === next && own(page.previous) === previous) {
+      const response = await staticFile(ctx, `/${outputPath(listDir(page.number, pageSize, view), format)}`);
+      if (response !== null) return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
+    }
   }
   const base = state.index.base;
   const body: Json = { count: records.length, next, previous, results: page.items.map((r) => listItem(r, base)) };
@@ -324,13 +332,14 @@ async function list(ctx: Ctx): Promise<Response> {
   const needsMatrices = format !== 'json' && format !== 'jsonp' && format !== 'yaml';
   const matrices = needsMatrices ? await fullMatrices(ctx, page.items) : [];
   const resource: Resource = {
-    // The page for people of a rendered list is not one of the site's list
+    // The page for people of a list that is not pre-rendered links its
+    // pages and formats by query URL, and is not one of the site's list
     // folders: 'index' keeps site.js (which moves query URLs to list files
     // on static hosts) from moving it.
-    kind: format === 'api' ? 'index' : 'list',
+    kind: format === 'api' && view === null ? 'index' : 'list',
     body,
     matrices,
-    nav: format === 'api' ? listNav(ctx, page) : { title: '', dir: '', request: '', formats: [], breadcrumbs: [] },
+    nav: format !== 'api' ? { title: '', dir: '', request: '', formats: [], breadcrumbs: [] } : view !== null ? listPageNav(view, pageSize, page) : listNav(ctx, page),
   };
   return answer(request, 200, FORMATS[format].mediaType, FORMATS[format].render(resource, state.context));
 }
@@ -362,23 +371,33 @@ function listNav(ctx: Ctx, page: Page<Record_>): Resource['nav'] {
   };
 }
 
-/** The path of the pre-rendered file holding exactly this answer, or null. */
-function preRendered(ctx: Ctx, pageSize: number, page: Page<Record_>, next: string | null, previous: string | null): string | null {
+/** The filters of the pre-rendered list view whose own query URL this request is (any page of it), or null. */
+function ownView(ctx: Ctx, pageSize: number, records: Record_[]): Filters | null {
   const { pairs, format, callback, state, url } = ctx;
-  if (callback !== undefined && callback !== 'callback') return null;
+  if (url.pathname !== LIST || (callback !== undefined && callback !== 'callback')) return null;
   const filters: Filters = {};
-  for (const [key, value] of pairs) {
-    if ((FILTER_KEYS as readonly string[]).includes(key)) filters[key as FilterKey] = value;
-    else if (key !== 'format' && key !== 'page' && key !== 'page_size') return null;
-  }
+  for (const [key, value] of pairs) if ((FILTER_KEYS as readonly string[]).includes(key)) filters[key as FilterKey] = value;
   const keys = FILTER_KEYS.filter((k) => filters[k] !== undefined);
   if (!FILTER_COMBINATIONS.some((c) => c.length === keys.length && c.every((k) => keys.includes(k)))) return null;
   if (!keys.every((k) => state.index.filterValues[k].includes(filters[k]!))) return null;
-  if (!(PAGE_SIZES as readonly number[]).includes(pageSize)) return null;
-  const isDefault = keys.length === 0 && pageSize === DEFAULT_PAGE_SIZE;
-  if (!isDefault && !VIEW_FORMAT_SIZES[format].includes(pageSize)) return null;
-  // The file's links are the service's for this request only when the request is the file's own query URL.
-  const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, filters));
-  if (own(page.next) !== next || own(page.previous) !== previous || url.pathname !== LIST) return null;
-  return `/${outputPath(listDir(page.number, pageSize, filters), format)}`;
+  if (!(PAGE_SIZES as readonly number[]).includes(pageSize) || !listViewFormats(pageSize, filters).includes(format)) return null;
+  // The same parameters, written the same way, as the view's query URL (which always names its format and page).
+  const asked = `${state.index.base}${url.pathname}?${rewriteQuery(pairs, 'page', '1')}`;
+  if (asked !== listQueryUrl(state.index.base, format, 1, pageSize, filters)) return null;
+  // The build's views keep the latest version of each base id over the
+  // whole release, then filter (views.ts); the service filters first. The
+  // file holds the service's answer only where both give the same matrices
+  // (CORE vertebrates, yes; tax_group=plants: 820 against 875).
+  if (filters.version !== undefined && keys.length > 1 && !sameMatrices(records, buildView(state, filters))) return null;
+  return filters;
 }
+
+/** The matrices of a pre-rendered view as the build selects them: latest versions over the whole release, then the other filters. */
+function buildView(state: Loaded, filters: Filters): Record_[] {
+  state.globalLatest ??= new Set(select(state.records, selectionOf((k) => (k === 'version' ? 'latest' : undefined))).map((r) => r.matrixId));
+  const latest = state.globalLatest;
+  const others = select(state.records, selectionOf((k) => (k === 'version' ? undefined : filters[k as FilterKey])));
+  return others.filter((r) => latest.has(r.matrixId));
+}
+
+const sameMatrices = (a: Record_[], b: Record_[]) => a.length === b.length && a.every((r, i) => r === b[i]);

@@ -109,6 +109,15 @@ export function grid(): GridRequest[] {
   add('/api/v1/matrix?format=json&page=3&page_size=25');
   add('/api/v1/matrix?collection=CORE&format=json&page=3&tax_group=vertebrates&version=latest');
   add('/api/v1/matrix?format=yaml&page=2&page_size=1000');
+  // Pre-rendered views whose files keep the whole release's latest versions (the service filters first).
+  add('/api/v1/matrix?format=json&page=1&tax_group=plants&version=latest');
+  add('/api/v1/matrix?format=json&page=2&page_size=50&tax_id=9606&version=latest');
+  add('/api/v1/matrix?format=json&page=3&tax_id=10090&version=latest');
+  // Errors in every format.
+  for (const format of FORMATS) {
+    add(q(`format=${format}&page=9999`));
+    add(`${L}MA9999.1/?format=${format}`);
+  }
 
   // Accept headers, with and without format=, on the list, a matrix and its versions.
   const accepts = [
@@ -181,6 +190,7 @@ export const DESIGN = {
   versionsShape: 'versions: the oracle guesses the 2018 shape (integer version, url without slash); the mirror\'s static files carry list items',
   versionsUnknown: 'versions of an unknown base id: the oracle guesses 200 with an empty list; the mirror\'s static files answer 404',
   noSlash: 'a matrix URL without its trailing slash: the service redirects (301) to the URL with the slash; the mirror\'s static files answer it (the matrix, or 404 where the slashed URL is 404 too)',
+  apiError: 'an error asked as format=api: the service shows it on its browsable page (404); the mirror answers the JSON error (404)',
   optionsText: 'OPTIONS in a text format: the service fails to render its metadata (500 HTML); the mirror answers the metadata as JSON',
 } as const;
 export type Verdict = { kind: 'same' } | { kind: 'design'; reason: keyof typeof DESIGN } | { kind: 'refused'; reason: string } | { kind: 'different'; why: string };
@@ -209,6 +219,7 @@ export function compare(request: GridRequest, mirror: Answer, oracle: Answer): V
     return { kind: 'refused', reason: JSON.parse(mirror.body).detail as string };
   }
   if (oracle.status === 500 && mirror.status === 404 && mirror.type === 'application/json') return { kind: 'design', reason: 'textError' };
+  if (oracle.status === 404 && oracle.type === 'text/html' && mirror.status === 404 && mirror.type === 'application/json' && shownJson(oracle.body) === mirror.body) return { kind: 'design', reason: 'apiError' };
   if (oracle.status === 500 && request.method === 'OPTIONS' && mirror.status === 200 && mirror.body.startsWith('{"name":')) return { kind: 'design', reason: 'optionsText' };
   if (oracle.status === 301 && /^\/api\/v1\/matrix\/[^/?]+(\?|$)/.test(target)) return { kind: 'design', reason: 'noSlash' };
   if (/\/versions(\/|\.)/.test(target)) {
