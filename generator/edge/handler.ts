@@ -32,7 +32,7 @@ import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '..
 import type { Page } from '../routes/paginate.ts';
 import { useLayout } from '../routes/shard.ts';
 import {
-  DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, listDir, listQueryUrl, logoPath, outputPath, pageHref, sitesPath, versionsDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, listDir, listQueryUrl, logoPath, outputPath, pageHref, sitesPath, versionsDir,
   type FilterKey, type Filters,
 } from '../routes/urls.ts';
 import { FILTER_COMBINATIONS } from '../views.ts';
@@ -113,7 +113,7 @@ function matricesOf(state: Loaded, site: EdgeSite): Promise<EdgeMatrices> {
 
 const SUFFIX = `\\.(${SERVICE_RENDERERS.map((r) => r.format).join('|')})`;
 type Route =
-  | { kind: 'list'; suffix?: FormatId }
+  | { kind: 'list'; suffix?: FormatId; /** /api/v1/collections/CORE/ and the like: a filter the path names. */ pathFilter?: [FilterKey, string] }
   | { kind: 'detail'; id: string; suffix?: FormatId }
   | { kind: 'versions'; baseId: string; suffix?: FormatId };
 
@@ -128,8 +128,21 @@ const ROUTES: [RegExp, (m: RegExpExecArray) => Route][] = [
   [new RegExp(`^${LIST}/([^/]+)${SUFFIX}/?$`), (m) => ({ kind: 'detail', id: m[1], suffix: m[2] as FormatId })],
 ];
 
+/** The matrices of one collection, taxonomic group or species (the mirror's endpoints, as the real service has them). */
+const PATH_FILTERS: Record<string, FilterKey> = { collections: 'collection', taxon: 'tax_group', species: 'tax_id' };
+const PATH_FILTER_ROUTE = new RegExp(`^${API}/(collections|taxon|species)/([^/]+)/$`);
+
 function routeOf(pathname: string): Route | null {
-  if (pathname.length > MAX_PATH_LENGTH || !pathname.startsWith(LIST)) return null;
+  if (pathname.length > MAX_PATH_LENGTH) return null;
+  const byPath = PATH_FILTER_ROUTE.exec(pathname);
+  if (byPath) {
+    try {
+      return { kind: 'list', pathFilter: [PATH_FILTERS[byPath[1]], decodeURIComponent(byPath[2])] };
+    } catch {
+      return null;
+    }
+  }
+  if (!pathname.startsWith(LIST)) return null;
   let path: string;
   try {
     path = decodeURIComponent(pathname);
@@ -177,6 +190,10 @@ export async function handle(request: Request, site: EdgeSite): Promise<Response
   const url = new URL(request.url);
   const route = routeOf(url.pathname);
   if (route === null) return site.next(request);
+  // A collection's, group's or species' folder URL as such: its file (the first page) answers it.
+  if (route.kind === 'list' && route.pathFilter && url.search === '' && [null, '*/*'].includes(request.headers.get('Accept')) && request.method === 'GET') {
+    return site.next(request);
+  }
 
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
     return error(request, 405, `Method "${request.method}" not allowed.`);
@@ -213,7 +230,7 @@ export async function handle(request: Request, site: EdgeSite): Promise<Response
   }
   if (request.method === 'OPTIONS') return options(request, route, format, callback);
 
-  const ctx: Ctx = { request, url, site, state, pairs, get, format, callback };
+  const ctx: Ctx = { request, url, site, state, pairs, get, format, callback, pathFilter: route.kind === 'list' ? route.pathFilter : undefined };
   switch (route.kind) {
     case 'list':
       return list(ctx);
@@ -238,6 +255,7 @@ interface Ctx {
   get: (key: string) => string | undefined;
   format: FormatId;
   callback?: string;
+  pathFilter?: [FilterKey, string];
 }
 
 const VIEW_NAMES = {
@@ -290,7 +308,16 @@ async function list(ctx: Ctx): Promise<Response> {
   const { request, state, get, format, callback } = ctx;
   let records: Record_[];
   try {
-    records = select(state.records, selectionOf(get));
+    let from = state.records;
+    if (ctx.pathFilter) {
+      const [key, value] = ctx.pathFilter;
+      // The path names one value the release holds (case-folded as the filter); another is not found, as on the static mirror.
+      if (key === 'tax_id' && (value.includes(',') || pyInt(value) === null)) return error(request, 404, NOT_FOUND, callback);
+      from = select(from, selectionOf((k) => (k === key ? value : undefined)));
+      if (from.length === 0) return error(request, 404, NOT_FOUND, callback);
+    }
+    // The query's filters over what the path left (version=latest among those).
+    records = select(from, selectionOf(get));
   } catch (e) {
     if (e instanceof BadParameter) return error(request, 400, e.message, callback);
     throw e;
@@ -374,7 +401,7 @@ function listNav(ctx: Ctx, page: Page<Record_>): Resource['nav'] {
 /** The filters of the pre-rendered list view whose own query URL this request is (any page of it), or null. */
 function ownView(ctx: Ctx, pageSize: number, records: Record_[]): Filters | null {
   const { pairs, format, callback, state, url } = ctx;
-  if (url.pathname !== LIST || (callback !== undefined && callback !== 'callback')) return null;
+  if (url.pathname !== LIST || ctx.pathFilter || (callback !== undefined && callback !== 'callback')) return null;
   const filters: Filters = {};
   for (const [key, value] of pairs) if ((FILTER_KEYS as readonly string[]).includes(key)) filters[key as FilterKey] = value;
   const keys = FILTER_KEYS.filter((k) => filters[k] !== undefined);

@@ -113,6 +113,17 @@ export function grid(): GridRequest[] {
   add('/api/v1/matrix?format=json&page=1&tax_group=plants&version=latest');
   add('/api/v1/matrix?format=json&page=2&page_size=50&tax_id=9606&version=latest');
   add('/api/v1/matrix?format=json&page=3&tax_id=10090&version=latest');
+  // The matrices of a collection, a taxonomic group, a species (the oracle has no such endpoints: compared with its filtered list, links aside).
+  for (const [path, filter, query, accept] of [
+    ['/api/v1/collections/CORE/', 'collection=CORE', 'page_size=5&page=2&search=sox', undefined],
+    ['/api/v1/collections/UNVALIDATED/', 'collection=UNVALIDATED', 'page_size=1000&release=2024', undefined],
+    ['/api/v1/taxon/plants/', 'tax_group=plants', 'version=latest&page_size=100&page=last', undefined],
+    ['/api/v1/taxon/vertebrates/', 'tax_group=vertebrates', 'page_size=3&order=-version', 'text/meme'],
+    ['/api/v1/species/9606/', 'tax_id=9606', 'order=-version&page_size=20&version=latest', undefined],
+    ['/api/v1/species/10090/', 'tax_id=10090', 'page_size=2&format=transfac', undefined],
+  ] as const) {
+    add(`${path}?${query}`, { oracleTarget: `${L}?${filter}&${query}`, ...(accept ? { accept } : {}) });
+  }
   // Errors in every format.
   for (const format of FORMATS) {
     add(q(`format=${format}&page=9999`));
