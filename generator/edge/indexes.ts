@@ -79,11 +79,20 @@ export interface Record_ {
   row: number;
   /** Position in list order (the default order). */
   position: number;
+  /** ASCII-lower-cased copies for the case-insensitive filters (SQLite's LIKE folds ASCII only), made once per instance. */
+  folded: { name: string; baseId: string; collection: string; tfClass: string[]; tfFamily: string[]; dataType: string };
 }
+
+/** SQLite's LIKE folds ASCII letters only. */
+export const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
 
 export function recordsOf(index: EdgeIndex): Record_[] {
   return index.rows.map(([matrixId, name, collection, baseId, version, taxGroup, tfClass, tfFamily, dataType, taxIds, hasSites, row], position) => ({
     matrixId, name, collection, baseId, version, taxGroup, tfClass, tfFamily, dataType, taxIds, hasSites: hasSites === 1, row, position,
+    folded: {
+      name: asciiLower(name), baseId: asciiLower(baseId), collection: asciiLower(collection),
+      tfClass: tfClass.map(asciiLower), tfFamily: tfFamily.map(asciiLower), dataType: asciiLower(dataType),
+    },
   }));
 }
 

@@ -16,7 +16,7 @@
 //    keep the release's row order (SQLite's scan order).
 // tf_class, tf_family and data_type (what the real service and rbioapi call
 // class, family and type) filter as those do.
-import type { Record_ } from './indexes.ts';
+import { asciiLower, type Record_ } from './indexes.ts';
 import { compareCodePoints, pyInt } from './query.ts';
 
 export interface Selection {
@@ -85,24 +85,27 @@ function orderOf(text: string | undefined): OrderTerm[] {
     .filter((t): t is OrderTerm => (ORDER_FIELDS as readonly string[]).includes(t.field));
 }
 
-/** SQLite's LIKE folds ASCII letters only. */
-export const asciiLower = (text: string) => text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-const contains = (haystack: string, needle: string) => asciiLower(haystack).includes(asciiLower(needle));
 
 /** The records a selection keeps, in its order; `records` in list order. */
 export function select(records: readonly Record_[], s: Selection): Record_[] {
+  // Needles folded once; the records carry folded copies of what they are matched on.
   const name = s.name === undefined ? undefined : asciiLower(s.name);
+  const search = s.search === undefined ? undefined : asciiLower(s.search);
+  const tfClass = s.tfClass.map(asciiLower);
+  const tfFamily = s.tfFamily.map(asciiLower);
+  const dataType = s.dataType.map(asciiLower);
   const taxIds = s.taxIds === undefined ? undefined : new Set(s.taxIds);
-  let kept = records.filter((r) =>
-    (s.collection === undefined || r.collection === s.collection) &&
-    (name === undefined || asciiLower(r.name) === name) &&
+  let kept = records.filter((r) => {
+    const f = r.folded;
+    return (s.collection === undefined || r.collection === s.collection) &&
+    (name === undefined || f.name === name) &&
     (s.taxGroup === undefined || r.taxGroup === s.taxGroup) &&
-    s.tfClass.every((c) => r.tfClass.some((v) => contains(v, c))) &&
-    s.tfFamily.every((f) => r.tfFamily.some((v) => contains(v, f))) &&
-    s.dataType.every((t) => r.dataType !== '' && contains(r.dataType, t)) &&
+    tfClass.every((c) => f.tfClass.some((v) => v.includes(c))) &&
+    tfFamily.every((c) => f.tfFamily.some((v) => v.includes(c))) &&
+    dataType.every((t) => r.dataType !== '' && f.dataType.includes(t)) &&
     (taxIds === undefined || r.taxIds.some((id) => id !== null && taxIds.has(id))) &&
-    (s.search === undefined || contains(r.name, s.search) || contains(r.baseId, s.search) || contains(r.collection, s.search)),
-  );
+      (search === undefined || f.name.includes(search) || f.baseId.includes(search) || f.collection.includes(search));
+  });
   if (s.latest) {
     const newest = new Map<string, number>();
     for (const r of kept) newest.set(r.baseId, Math.max(newest.get(r.baseId) ?? -Infinity, r.version));
