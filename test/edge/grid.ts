@@ -188,8 +188,33 @@ export function grid(): GridRequest[] {
   }
   add(q('format=yaml'), { method: 'OPTIONS' });
   add(q('format=jsonp&callback=cb'), { method: 'OPTIONS' });
+
+  // Random combinations (a fixed seed: the same grid every run) of two to four parameters, a page size, a page and a format.
+  let seed = 20241;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const keys = ['search', 'name', 'collection', 'tax_group', 'tax_id', 'class', 'family', 'type', 'version', 'order'];
+  for (let i = 0; i < RANDOM_COMBINATIONS; i++) {
+    const chosen = new Set<string>();
+    const wanted = 2 + random(3);
+    while (chosen.size < wanted) chosen.add(keys[random(keys.length)]);
+    // Values the service fails on (tax_id=9606,) are checked alone above.
+    const params = [...chosen].map((k) => VALUES[k].filter((v) => v !== '9606,')).map((values, j) => `${[...chosen][j]}=${values[random(values.length)]}`);
+    params.push(`page_size=${[1, 3, 10, 25, 99, 250][random(6)]}`);
+    if (random(3) === 0) params.push(`page=${['2', 'last', '3'][random(3)]}`);
+    const format = ['json', 'json', 'yaml', 'jsonp', 'jaspar', 'meme', 'transfac', 'pfm'][random(8)];
+    if (random(4) === 0) add(q(params.join('&')), { accept: FORMAT_TYPES[format] });
+    else add(q([...params, `format=${format}`].join('&')));
+  }
   return out;
 }
+
+const RANDOM_COMBINATIONS = 300;
+const FORMAT_TYPES: Record<string, string> = {
+  json: 'application/json', yaml: 'application/yaml', jsonp: 'application/javascript', jaspar: 'text/jaspar', meme: 'text/meme', transfac: 'text/transfac', pfm: 'text/pfm',
+};
 
 /** Why an answer differs by design, recognised from the two answers. */
 export const DESIGN = {
