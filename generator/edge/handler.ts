@@ -223,7 +223,14 @@ export async function handle(request: Request, site: EdgeSite): Promise<Response
       return error(request, 400, 'callback must be a JavaScript identifier path such as cb, jQuery_123 or app.cb.');
     }
   }
-  const state = await load(site);
+  let state: Loaded;
+  try {
+    state = await load(site);
+  } catch (e) {
+    // A site built without the indexes (or one that cannot be read): the static files answer, as without the handler.
+    console.error(`edge handler: ${(e as Error).message}; the static files answer`);
+    return site.next(request);
+  }
   const release = get('release');
   if (release && release !== String(state.index.release.year)) {
     return error(request, 404, `Release "${release}" is not available: this mirror serves ${state.index.release.name} (release=${state.index.release.year}).`, callback);
