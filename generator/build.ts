@@ -26,6 +26,7 @@ import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, currentLayout, useLayout } from './routes/shard.ts';
 import { writeMirror } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/plan.ts';
+import { edgeIndexFiles } from './edge/build-indexes.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA = path.join(PROJECT_ROOT, 'data/jaspar-2024');
@@ -108,6 +109,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.add('index.html', homePage(release, base, listPages));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, context)) plan.add(file, content);
+  // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.
+  for (const [file, content] of edgeIndexFiles(release, base)) plan.add(file, content);
   plan.checkFolderSizes();
   return {
     plan,

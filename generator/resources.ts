@@ -50,7 +50,8 @@ export const formatsOf = (p: PlannedResource): readonly FormatId[] => p.formats 
 
 export { listOrder };
 
-export function listItem(m: Matrix, base: string): Json {
+/** A list item; it reads only these fields (the edge handler passes its index rows). */
+export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'baseId' | 'version'>, base: string): Json {
   return {
     matrix_id: m.matrixId,
     name: m.name,
@@ -93,7 +94,7 @@ export function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_I
   return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
 }
 
-const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
+export const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
 
 /** Pagination for people: first, previous, a window of three pages each side, next, last. */
 export function pagesNav(page: Page<unknown>, dirOf: (n: number) => string): NonNullable<Nav['pages']> {
@@ -194,18 +195,35 @@ export function withFormat(planned: PlannedResource, format: FormatId, resource:
   return { ...resource, body: { count: body.count, next: query(neighbours.next), previous: query(neighbours.previous), results: body.results } };
 }
 
-/** The pages of one list view (filters + page size). */
-function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string): PlannedResource[] {
+/** The formats a list view is pre-rendered in. */
+export const listViewFormats = (pageSize: number, filters: Filters): readonly FormatId[] =>
+  pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0 ? FORMAT_IDS : viewFormats(pageSize);
+
+/** Navigation for people of one pre-rendered list page (the edge handler renders the same for the page's own query URL). */
+export function listPageNav(filters: Filters, pageSize: number, page: Page<unknown>): Nav {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
-  const formats = isDefault ? FORMAT_IDS : viewFormats(pageSize);
   const described = describeFilters(filters);
-  const title = `Matrix List${described ? ` (${described})` : ''}`;
   const query = [...Object.entries(filters), ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)]])]
     .map(([k, v]) => `&${k}=${v}`)
     .sort()
     .join('');
   const dir = (n: number) => listDir(n, pageSize, filters);
   const crumbs: Link[] = isDefault ? [LIST_CRUMB] : [LIST_CRUMB, { label: described ? `${described}, ${pageSize} a page` : `${pageSize} a page`, href: dir(1) }];
+  return {
+    title: `Matrix List${described ? ` (${described})` : ''}`,
+    dir: dir(page.number),
+    request: `${LIST}/?format=api&page=${page.number}${query}`,
+    formats: formatLinks(dir(page.number), listViewFormats(pageSize, filters)),
+    pages: pagesNav(page, dir),
+    breadcrumbs: crumbs,
+  };
+}
+
+/** The pages of one list view (filters + page size). */
+function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string): PlannedResource[] {
+  const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
+  const formats = listViewFormats(pageSize, filters);
+  const dir = (n: number) => listDir(n, pageSize, filters);
   return paginate(matrices, pageSize).map((page) => ({
     dir: dir(page.number),
     // Built each time it is asked for (once per build, when the page is
@@ -217,14 +235,7 @@ function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, b
         // next/previous depend on the requested format: withFormat() fills them in.
         body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base)) },
         matrices: page.items,
-        nav: {
-          title,
-          dir: dir(page.number),
-          request: `${LIST}/?format=api&page=${page.number}${query}`,
-          formats: formatLinks(dir(page.number), formats),
-          pages: pagesNav(page, dir),
-          breadcrumbs: crumbs,
-        },
+        nav: listPageNav(filters, pageSize, page),
       };
     },
     neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters) },

@@ -1,0 +1,437 @@
+// The edge handler (issue 14): a Fetch API request handler that sits in
+// front of the static files where a host runs code (Netlify Edge Functions,
+// Cloudflare Workers; adapters in hosts/). It answers the matrix endpoints of
+// the JASPAR REST API with the service's semantics (filters, search, order,
+// any page size, Accept negotiation, format suffixes, JSONP callbacks, HEAD,
+// OPTIONS) and leaves everything else to the static files.
+//
+// - Every answer a pre-rendered file holds byte for byte is that file
+//   (site.next() on the file's path URL): matrices, versions, and list pages
+//   whose next/previous links the service would write exactly as the file
+//   has them. Other list pages are rendered here with the same renderers
+//   (generator/formats/*, resources.ts listItem), so they differ from the
+//   file of the same page only in those links, which keep every parameter as
+//   the service writes them (DRF: keys sorted, values URL-encoded, the
+//   request's path; page dropped from the link to page 1).
+// - The release comes from the compact indexes the build writes
+//   (indexes.ts), read once per instance through site.readFile; nothing is
+//   read outside the site.
+// - Errors are the service's JSON ("Invalid page.", "Not found.", 406).
+//   What the service would answer with an HTML error page (a tax_id that is
+//   not a number) or what this handler declines (an oversized query, a JSONP
+//   callback that is not a JavaScript identifier path, another release)
+//   gets a JSON error saying why.
+// Web-standard APIs only: no node: imports, no file system.
+import { FORMATS, FORMAT_IDS, type FormatId } from '../formats/registry.ts';
+import { toJson } from '../formats/json.ts';
+import { toYaml } from '../formats/yaml.ts';
+import type { FormatContext, Json, Resource } from '../formats/types.ts';
+import type { Matrix } from '../dataset/types.ts';
+import { SECURITY_HEADERS } from '../hosting/headers.ts';
+import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../resources.ts';
+import type { Page } from '../routes/paginate.ts';
+import { useLayout } from '../routes/shard.ts';
+import {
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, listDir, listQueryUrl, logoPath, outputPath, pageHref, sitesPath, versionsDir,
+  type FilterKey, type Filters,
+} from '../routes/urls.ts';
+import { FILTER_COMBINATIONS } from '../views.ts';
+import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
+import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
+import { QueryTooLarge, lastValue, parseQuery, pyInt, rewriteQuery, type QueryPairs } from './query.ts';
+import { BadParameter, select, selectionOf } from './select.ts';
+
+export interface EdgeSite {
+  /** The static file answer for this request (Netlify: context.next(); Cloudflare: env.ASSETS.fetch(request)). */
+  next(request: Request): Promise<Response>;
+  /** A file of the built site by its URL path ('/api/v1/…'), or null when absent (indexes the build writes). */
+  readFile(path: string): Promise<string | null>;
+}
+
+/** The service caps page_size here (DRF max_page_size). */
+export const MAX_PAGE_SIZE = 1000;
+/** Longest URL path the handler reads. */
+export const MAX_PATH_LENGTH = 512;
+/** A JSONP callback: a JavaScript identifier path (a, a.b, $.cb_1), nothing else. */
+const CALLBACK = /^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*$/;
+const MAX_CALLBACK_LENGTH = 128;
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+// ---- The release, read once per instance --------------------------------
+
+interface Loaded {
+  index: EdgeIndex;
+  records: Record_[];
+  byId: Map<string, Record_>;
+  context: FormatContext;
+  /** Counts and the rest, read when first needed. */
+  matrices?: Promise<EdgeMatrices>;
+  /** The latest version of every base id over the whole release (matrix ids), when first needed. */
+  globalLatest?: Set<string>;
+}
+
+let loaded: Promise<Loaded> | null = null;
+
+/** Forgets the indexes (tests and the cold-start measurement). */
+export function forgetIndexes(): void {
+  loaded = null;
+}
+
+function load(site: EdgeSite): Promise<Loaded> {
+  loaded ??= (async () => {
+    const text = await site.readFile(INDEX_PATH);
+    if (text === null) throw new Error(`${INDEX_PATH} is missing: the site was built without the edge indexes`);
+    const index = parseIndex(text);
+    useLayout(index.layout);
+    const records = recordsOf(index);
+    return {
+      index,
+      records,
+      byId: new Map(records.map((r) => [r.matrixId, r])),
+      context: { release: index.release, logoHref: logoPath, detailHref: (id: string) => pageHref(detailDir(id)) },
+    };
+  })().catch((error: unknown) => {
+    loaded = null; // a failed read is tried again by the next request
+    throw error;
+  });
+  return loaded;
+}
+
+function matricesOf(state: Loaded, site: EdgeSite): Promise<EdgeMatrices> {
+  state.matrices ??= (async () => {
+    const text = await site.readFile(MATRICES_PATH);
+    if (text === null) throw new Error(`${MATRICES_PATH} is missing: the site was built without the edge indexes`);
+    return parseMatrices(text, state.records.length);
+  })().catch((error: unknown) => {
+    state.matrices = undefined;
+    throw error;
+  });
+  return state.matrices;
+}
+
+// ---- Routes ---------------------------------------------------------------
+
+const SUFFIX = `\\.(${SERVICE_RENDERERS.map((r) => r.format).join('|')})`;
+type Route =
+  | { kind: 'list'; suffix?: FormatId; /** /api/v1/collections/CORE/ and the like: a filter the path names. */ pathFilter?: [FilterKey, string] }
+  | { kind: 'detail'; id: string; suffix?: FormatId }
+  | { kind: 'versions'; baseId: string; suffix?: FormatId };
+
+// The service's URL patterns (DRF's format_suffix_patterns added the suffix
+// forms); tried in its order: the versions route comes before the detail one.
+const ROUTES: [RegExp, (m: RegExpExecArray) => Route][] = [
+  [new RegExp(`^${LIST}/?$`), () => ({ kind: 'list' })],
+  [new RegExp(`^${LIST}/?${SUFFIX}/?$`), (m) => ({ kind: 'list', suffix: m[1] as FormatId })],
+  [new RegExp(`^${LIST}/(\\w+)/versions/$`), (m) => ({ kind: 'versions', baseId: m[1] })],
+  [new RegExp(`^${LIST}/(\\w+)/versions${SUFFIX}/?$`), (m) => ({ kind: 'versions', baseId: m[1], suffix: m[2] as FormatId })],
+  [new RegExp(`^${LIST}/([^/]+)/$`), (m) => ({ kind: 'detail', id: m[1] })],
+  [new RegExp(`^${LIST}/([^/]+)${SUFFIX}/?$`), (m) => ({ kind: 'detail', id: m[1], suffix: m[2] as FormatId })],
+];
+
+/** The matrices of one collection, taxonomic group or species (the mirror's endpoints, as the real service has them). */
+const PATH_FILTERS: Record<string, FilterKey> = { collections: 'collection', taxon: 'tax_group', species: 'tax_id' };
+const PATH_FILTER_ROUTE = new RegExp(`^${API}/(collections|taxon|species)/([^/]+)/$`);
+
+function routeOf(pathname: string): Route | null {
+  if (pathname.length > MAX_PATH_LENGTH) return null;
+  const byPath = PATH_FILTER_ROUTE.exec(pathname);
+  if (byPath) {
+    try {
+      return { kind: 'list', pathFilter: [PATH_FILTERS[byPath[1]], decodeURIComponent(byPath[2])] };
+    } catch {
+      return null;
+    }
+  }
+  if (!pathname.startsWith(LIST)) return null;
+  let path: string;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  for (const [pattern, route] of ROUTES) {
+    const m = pattern.exec(path);
+    if (m) return route(m);
+  }
+  return null;
+}
+
+// ---- Responses ------------------------------------------------------------
+
+function headers(contentType: string, extra: Record<string, string> = {}): Headers {
+  return new Headers({
+    ...SECURITY_HEADERS,
+    'Content-Type': contentType,
+    Vary: 'Accept',
+    Allow: ALLOW,
+    'Access-Control-Allow-Origin': '*',
+    ...extra,
+  });
+}
+
+function answer(request: Request, status: number, contentType: string, body: string | ArrayBuffer): Response {
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : new Uint8Array(body);
+  // HEAD: the GET answer's headers and length, no body (as the service).
+  return new Response(request.method === 'HEAD' ? null : bytes, { status, headers: headers(contentType, { 'Content-Length': String(bytes.byteLength) }) });
+}
+
+/** The service's JSON error; JSONP wraps it in the callback, as the service does. */
+function error(request: Request, status: number, detail: string, jsonp?: string): Response {
+  const json = toJson({ detail });
+  if (jsonp !== undefined) return answer(request, status, FORMATS.jsonp.mediaType, `${jsonp}(${json});`);
+  return answer(request, status, 'application/json', json);
+}
+
+const NOT_FOUND = 'Not found.';
+
+// ---- The handler ----------------------------------------------------------
+
+export async function handle(request: Request, site: EdgeSite): Promise<Response> {
+  const url = new URL(request.url);
+  const route = routeOf(url.pathname);
+  if (route === null) return site.next(request);
+  // A collection's, group's or species' folder URL as such: its file (the first page) answers it.
+  if (route.kind === 'list' && route.pathFilter && url.search === '' && [null, '*/*'].includes(request.headers.get('Accept')) && request.method === 'GET') {
+    return site.next(request);
+  }
+
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+    return error(request, 405, `Method "${request.method}" not allowed.`);
+  }
+  let pairs: QueryPairs;
+  try {
+    pairs = parseQuery(url.search);
+  } catch (e) {
+    if (e instanceof QueryTooLarge) return error(request, 400, `This mirror reads at most a query of limited size: ${e.message}.`);
+    throw e;
+  }
+  const get = (key: string) => lastValue(pairs, key);
+  const accept = request.headers.get('Accept');
+  if (accept !== null && accept.length > MAX_ACCEPT_LENGTH) return error(request, 400, `The Accept header is longer than ${MAX_ACCEPT_LENGTH} characters.`);
+  const negotiated = negotiate(route.suffix ?? (get('format') || undefined), accept);
+  if (!negotiated.ok) return error(request, negotiated.status, negotiated.status === 404 ? NOT_FOUND : 'Could not satisfy the request Accept header.');
+  if (negotiated.withParams) {
+    // DRF hands media type parameters to the renderer (Accept: application/json; indent=4 indents); not reproduced.
+    return error(request, 501, 'This mirror does not answer media type parameters in the Accept header (such as indent=); ask without them.');
+  }
+  const format = negotiated.format;
+  let callback: string | undefined;
+  if (format === 'jsonp') {
+    callback = get('callback') ?? 'callback';
+    if (callback.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(callback)) {
+      // The real service echoes any callback (callback=alert(1)// runs script); this mirror does not.
+      return error(request, 400, 'callback must be a JavaScript identifier path such as cb, jQuery_123 or app.cb.');
+    }
+  }
+  let state: Loaded;
+  try {
+    state = await load(site);
+  } catch (e) {
+    // A site built without the indexes (or one that cannot be read): the static files answer, as without the handler.
+    console.error(`edge handler: ${(e as Error).message}; the static files answer`);
+    return site.next(request);
+  }
+  const release = get('release');
+  if (release && release !== String(state.index.release.year)) {
+    return error(request, 404, `Release "${release}" is not available: this mirror serves ${state.index.release.name} (release=${state.index.release.year}).`, callback);
+  }
+  if (request.method === 'OPTIONS') return options(request, route, format, callback);
+
+  const ctx: Ctx = { request, url, site, state, pairs, get, format, callback, pathFilter: route.kind === 'list' ? route.pathFilter : undefined };
+  switch (route.kind) {
+    case 'list':
+      return list(ctx);
+    case 'detail': {
+      // The service's split_id: base id, a dot, a number ("MA0139.01" is MA0139.1).
+      const m = /^(.+)\.([0-9]+)$/.exec(route.id);
+      const record = m ? state.byId.get(`${m[1]}.${Number(m[2])}`) : undefined;
+      if (!record) return error(request, 404, NOT_FOUND, callback);
+      return file(ctx, detailDir(record.matrixId));
+    }
+    case 'versions':
+      return file(ctx, versionsDir(route.baseId));
+  }
+}
+
+interface Ctx {
+  request: Request;
+  url: URL;
+  site: EdgeSite;
+  state: Loaded;
+  pairs: QueryPairs;
+  get: (key: string) => string | undefined;
+  format: FormatId;
+  callback?: string;
+  pathFilter?: [FilterKey, string];
+}
+
+const VIEW_NAMES = {
+  list: ['Matrix List', 'REST API endpoint that returns a list of all matrix profiles.'],
+  detail: ['Matrix Details', 'API endpoint that returns the matrix profile detail information.'],
+  versions: ['Matrix Versions', 'API endpoint that returns matrix model versions based on base_id.'],
+} as const;
+
+/** OPTIONS as DRF's SimpleMetadata: the view's name and description, what it renders and parses. */
+function options(request: Request, route: Route, format: FormatId, callback?: string): Response {
+  const [name, description] = VIEW_NAMES[route.kind];
+  const body: Json = { name, description, renders: SERVICE_RENDERERS.map((r) => r.mediaType), parses: ['application/yaml'] };
+  if (format === 'yaml') return answer(request, 200, FORMATS.yaml.mediaType, toYaml(body));
+  if (callback !== undefined) return answer(request, 200, FORMATS.jsonp.mediaType, `${callback}(${toJson(body)});`);
+  return answer(request, 200, 'application/json', toJson(body));
+}
+
+/** A pre-rendered file of the site (one format of a resource folder), through the static files. */
+async function staticFile(ctx: Ctx, path: string): Promise<Response | null> {
+  const response = await ctx.site.next(new Request(new URL(path, ctx.url), { method: 'GET', headers: ctx.request.headers }));
+  if (!response.ok) {
+    await response.body?.cancel();
+    return null;
+  }
+  return response;
+}
+
+/** A matrix or a base id's versions: its file in the negotiated format. */
+async function file(ctx: Ctx, dir: string): Promise<Response> {
+  const { request, format, callback } = ctx;
+  if (callback !== undefined && callback !== 'callback') {
+    // The file holds callback(…); another name wraps the JSON file.
+    const json = await staticFile(ctx, `/${outputPath(dir, 'json')}`);
+    if (json === null) return error(request, 404, NOT_FOUND, callback);
+    return answer(request, 200, FORMATS.jsonp.mediaType, `${callback}(${await json.text()});`);
+  }
+  const response = await staticFile(ctx, `/${outputPath(dir, format)}`);
+  if (response === null) return error(request, 404, NOT_FOUND, callback);
+  return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
+}
+
+/** DRF's link to another page: the request's URL (the build's host) with page replaced, or removed for page 1. */
+function pageLink(ctx: Ctx, page: number | null): string | null {
+  if (page === null) return null;
+  const query = rewriteQuery(ctx.pairs, 'page', page === 1 ? null : String(page));
+  return `${ctx.state.index.base}${ctx.url.pathname}${query ? `?${query}` : ''}`;
+}
+
+async function list(ctx: Ctx): Promise<Response> {
+  const { request, state, get, format, callback } = ctx;
+  let records: Record_[];
+  try {
+    let from = state.records;
+    if (ctx.pathFilter) {
+      const [key, value] = ctx.pathFilter;
+      // The path names one value the release holds (case-folded as the filter); another is not found, as on the static mirror.
+      if (key === 'tax_id' && (value.includes(',') || pyInt(value) === null)) return error(request, 404, NOT_FOUND, callback);
+      from = select(from, selectionOf((k) => (k === key ? value : undefined)));
+      if (from.length === 0) return error(request, 404, NOT_FOUND, callback);
+    }
+    // The query's filters over what the path left (version=latest among those).
+    records = select(from, selectionOf(get));
+  } catch (e) {
+    if (e instanceof BadParameter) return error(request, 400, e.message, callback);
+    throw e;
+  }
+  // DRF: a page_size that is not a positive integer is the default; above the maximum, the maximum.
+  const askedSize = pyInt(get('page_size') ?? '');
+  const pageSize = askedSize === null || askedSize <= 0 ? DEFAULT_PAGE_SIZE : Math.min(askedSize, MAX_PAGE_SIZE);
+  const last = Math.max(1, Math.ceil(records.length / pageSize));
+  // DRF: no page is page 1; an empty one is not a number ("Invalid page.").
+  const askedPage = get('page') ?? '1';
+  const number = askedPage === 'last' ? last : pyInt(askedPage);
+  if (number === null || number < 1 || number > last) return error(request, 404, 'Invalid page.', callback);
+  const page: Page<Record_> = {
+    number,
+    items: records.slice((number - 1) * pageSize, number * pageSize),
+    previous: number > 1 ? number - 1 : null,
+    next: number < last ? number + 1 : null,
+    last,
+  };
+  const next = pageLink(ctx, page.next);
+  const previous = pageLink(ctx, page.previous);
+
+  const view = ownView(ctx, pageSize, records);
+  if (view !== null) {
+    // The request is a pre-rendered page's own query URL. Its file is the
+    // answer when its links are the service's: all but page 2, whose file
+    // links to page 1 with page=1 (as the spec says) where the service drops
+    // the parameter. Without the file (a compact build) or on page 2 the page
+    // is rendered here, with the file's navigation for people.
+    const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, view));
+    if (own(page.next) === next && own(page.previous) === previous) {
+      const response = await staticFile(ctx, `/${outputPath(listDir(page.number, pageSize, view), format)}`);
+      if (response !== null) return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
+    }
+  }
+  const base = state.index.base;
+  const body: Json = { count: records.length, next, previous, results: page.items.map((r) => listItem(r, base)) };
+  if (callback !== undefined && callback !== 'callback') return answer(request, 200, FORMATS.jsonp.mediaType, `${callback}(${toJson(body)});`);
+  const needsMatrices = format !== 'json' && format !== 'jsonp' && format !== 'yaml';
+  const matrices = needsMatrices ? await fullMatrices(ctx, page.items) : [];
+  const resource: Resource = {
+    // The page for people of a list that is not pre-rendered links its
+    // pages and formats by query URL, and is not one of the site's list
+    // folders: 'index' keeps site.js (which moves query URLs to list files
+    // on static hosts) from moving it.
+    kind: format === 'api' && view === null ? 'index' : 'list',
+    body,
+    matrices,
+    nav: format !== 'api' ? { title: '', dir: '', request: '', formats: [], breadcrumbs: [] } : view !== null ? listPageNav(view, pageSize, page) : listNav(ctx, page),
+  };
+  return answer(request, 200, FORMATS[format].mediaType, FORMATS[format].render(resource, state.context));
+}
+
+/** The matrices the text formats print, with their binding sites for BED. */
+async function fullMatrices(ctx: Ctx, items: Record_[]): Promise<Matrix[]> {
+  const rest = await matricesOf(ctx.state, ctx.site);
+  const matrices = items.map((r) => matrixOf(r, rest.rows[r.position]));
+  if (ctx.format === 'bed') {
+    await Promise.all(matrices.map(async (m) => {
+      if (m.sites !== null) m.sites = (await ctx.site.readFile(sitesPath(m.matrixId))) ?? '';
+    }));
+  }
+  return matrices;
+}
+
+/** Navigation of a rendered page for people: query URLs of this request, other page or format. */
+function listNav(ctx: Ctx, page: Page<Record_>): Resource['nav'] {
+  const path = ctx.url.pathname;
+  const href = (key: string, value: string) => `${path}?${rewriteQuery(ctx.pairs, key, value)}`;
+  const shown = ctx.pairs.filter(([k]) => k !== 'format' && k !== 'page').map(([k, v]) => `${k}=${v}`).join(', ');
+  return {
+    title: `Matrix List${shown ? ` (${shown})` : ''}`,
+    dir: path,
+    request: `${path}${ctx.url.search}`,
+    formats: FORMAT_IDS.map((f) => ({ format: f, href: href('format', f) })),
+    pages: pagesNav(page, (n) => href('page', String(n))),
+    breadcrumbs: [LIST_CRUMB],
+  };
+}
+
+/** The filters of the pre-rendered list view whose own query URL this request is (any page of it), or null. */
+function ownView(ctx: Ctx, pageSize: number, records: Record_[]): Filters | null {
+  const { pairs, format, callback, state, url } = ctx;
+  if (url.pathname !== LIST || ctx.pathFilter || (callback !== undefined && callback !== 'callback')) return null;
+  const filters: Filters = {};
+  for (const [key, value] of pairs) if ((FILTER_KEYS as readonly string[]).includes(key)) filters[key as FilterKey] = value;
+  const keys = FILTER_KEYS.filter((k) => filters[k] !== undefined);
+  if (!FILTER_COMBINATIONS.some((c) => c.length === keys.length && c.every((k) => keys.includes(k)))) return null;
+  if (!keys.every((k) => state.index.filterValues[k].includes(filters[k]!))) return null;
+  if (!(PAGE_SIZES as readonly number[]).includes(pageSize) || !listViewFormats(pageSize, filters).includes(format)) return null;
+  // The same parameters, written the same way, as the view's query URL (which always names its format and page).
+  const asked = `${state.index.base}${url.pathname}?${rewriteQuery(pairs, 'page', '1')}`;
+  if (asked !== listQueryUrl(state.index.base, format, 1, pageSize, filters)) return null;
+  // The build's views keep the latest version of each base id over the
+  // whole release, then filter (views.ts); the service filters first. The
+  // file holds the service's answer only where both give the same matrices
+  // (CORE vertebrates, yes; tax_group=plants: 820 against 875).
+  if (filters.version !== undefined && keys.length > 1 && !sameMatrices(records, buildView(state, filters))) return null;
+  return filters;
+}
+
+/** The matrices of a pre-rendered view as the build selects them: latest versions over the whole release, then the other filters. */
+function buildView(state: Loaded, filters: Filters): Record_[] {
+  state.globalLatest ??= new Set(select(state.records, selectionOf((k) => (k === 'version' ? 'latest' : undefined))).map((r) => r.matrixId));
+  const latest = state.globalLatest;
+  const others = select(state.records, selectionOf((k) => (k === 'version' ? undefined : filters[k as FilterKey])));
+  return others.filter((r) => latest.has(r.matrixId));
+}
+
+const sameMatrices = (a: Record_[], b: Record_[]) => a.length === b.length && a.every((r, i) => r === b[i]);

@@ -1,0 +1,55 @@
+// The edge handler in process (Node's Request/Response), its static files
+// served from the site the global setup built, against the DRF oracle on a
+// broad grid of requests (grid.ts). Prints the grid's summary: same, by
+// design (each reason), refused (each reason), different. "different" must
+// be 0.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { handle } from '../../generator/edge/handler.ts';
+import { SITE_BASE_URL } from '../support/paths.ts';
+import { startOracle, type Oracle } from '../support/oracle.ts';
+import { fetchAll, problems } from '../support/servers.ts';
+import { folderSite } from './folder-site.ts';
+import { DESIGN, askMirror, askOracle, grid, judge, type GridRequest, type Verdict } from './grid.ts';
+
+let oracle: Oracle;
+const site = () => folderSite(inject('siteDir'));
+
+beforeAll(async () => {
+  oracle = await startOracle();
+});
+afterAll(async () => {
+  await oracle?.stop();
+});
+
+describe('edge handler against the DRF oracle', () => {
+  it('answers the grid as the service does', { timeout: 900_000 }, async () => {
+    const s = site();
+    const requests = grid();
+    const verdicts: { request: GridRequest; verdict: Verdict }[] = await fetchAll(requests, 4, async (request) => {
+      const [mirror, reference] = await Promise.all([askMirror((r) => handle(r, s), SITE_BASE_URL, request), askOracle(oracle.origin, SITE_BASE_URL, request)]);
+      return { request, verdict: judge(request, mirror, reference) };
+    });
+    const count = (kind: Verdict['kind']) => verdicts.filter((v) => v.verdict.kind === kind).length;
+    const byReason = (kind: 'design' | 'refused') => {
+      const reasons = new Map<string, number>();
+      for (const { verdict } of verdicts) {
+        if (verdict.kind !== kind) continue;
+        const reason = verdict.kind === 'design' ? `${verdict.reason}: ${DESIGN[verdict.reason]}` : verdict.kind === 'refused' ? verdict.reason : '';
+        reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+      }
+      return [...reasons].map(([r, n]) => `    ${n} × ${r}`).join('\n');
+    };
+    const different = verdicts.filter((v) => v.verdict.kind === 'different').map(({ request, verdict }) =>
+      `${request.method ?? 'GET'} ${request.target}${request.accept ? ` [Accept: ${request.accept}]` : ''}: ${(verdict as { why: string }).why}`);
+    process.stdout.write([
+      `edge grid (in process, against the DRF oracle): ${requests.length} requests`,
+      `  same ${count('same')}, by design ${count('design')}, refused ${count('refused')}, different ${count('different')}`,
+      `  by design:\n${byReason('design')}`,
+      `  refused:\n${byReason('refused')}`,
+      '',
+    ].join('\n'));
+    expect(different, problems(different)).toEqual([]);
+    // The grid must mostly compare data, not reasons.
+    expect(count('same')).toBeGreaterThan(requests.length * 0.7);
+  });
+});

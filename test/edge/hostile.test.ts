@@ -1,0 +1,79 @@
+// Hostile requests to the edge handler (fast-check; EDGE_FUZZ_RUNS,
+// FUZZ_SEED): random paths under the API, query strings built from keys the
+// service reads and random bytes (percent-escapes, invalid UTF-8, "+", "=",
+// "&", astral characters, very long values), random Accept headers and
+// methods. Whatever comes in: the handler answers (never throws), with a
+// status the service uses, an error is JSON with a "detail" (or JSONP wrapping
+// it with a checked callback), a JSONP callback is always an identifier path,
+// and every file it asks the site for is a clean path inside the site (no
+// "..", no user text in it but ids the release holds).
+import fc from 'fast-check';
+import { describe, expect, inject, it } from 'vitest';
+import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
+import { SITE_BASE_URL } from '../support/paths.ts';
+import { folderSite } from './folder-site.ts';
+
+const RUNS = Number(process.env.EDGE_FUZZ_RUNS ?? 400);
+const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const KEYS = ['search', 'name', 'collection', 'tax_group', 'tax_id', 'class', 'family', 'type', 'tf_class', 'version', 'order', 'page', 'page_size', 'format', 'callback', 'release', 'x'];
+const PATHS = ['/api/v1/matrix', '/api/v1/matrix/', '/api/v1/matrix.json', '/api/v1/matrix/MA0139.1/', '/api/v1/matrix/MA0139/versions/', '/api/v1/collections/CORE/', '/api/v1/taxon/plants/', '/api/v1/species/9606/'];
+const STATUSES = [200, 400, 404, 405, 406, 501];
+
+const piece = fc.oneof(
+  fc.constantFrom('', 'sox', 'CORE', 'latest', '-name,version', '1000', '0', 'last', 'json', 'jsonp', 'meme', 'api', 'cb', 'alert(1)//', '9606,10090', '2026'),
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom('%', '%2', '%FF', '%C3', '%00', '+', '&', '=', '%26', '%3D', '\u{1F9EC}', '\u202E', '..%2F..%2F', '<script>', '"'),
+  fc.integer({ min: 0, max: 3000 }).map((n) => 'a'.repeat(n)),
+);
+const value = fc.array(piece, { maxLength: 4 }).map((parts) => parts.join(''));
+const query = fc.array(fc.tuple(fc.constantFrom(...KEYS), value), { maxLength: 8 }).map((pairs) => pairs.map(([k, v]) => `${k}=${encodeURI(v).replace(/%25/g, '%')}`).join('&'));
+const path = fc.oneof(fc.constantFrom(...PATHS), fc.tuple(fc.constantFrom('/api/v1/matrix/', '/api/v1/collections/', '/api/v1/species/'), value).map(([p, v]) => `${p}${encodeURI(v).replace(/%25/g, '%')}/`));
+const accept = fc.option(fc.oneof(fc.constantFrom('text/meme', 'text/*', '*/*', 'image/png', 'application/json; indent=4', 'text/html,*/*;q=0.8', ''), fc.string({ maxLength: 40 })), { nil: undefined });
+const method = fc.constantFrom('GET', 'GET', 'GET', 'HEAD', 'OPTIONS', 'POST');
+
+/** The site, recording every path the handler asks for. */
+function watched(site: EdgeSite, asked: string[]): EdgeSite {
+  return {
+    next: (request) => {
+      asked.push(new URL(request.url).pathname);
+      return site.next(request);
+    },
+    readFile: (p) => {
+      asked.push(p);
+      return site.readFile(p);
+    },
+  };
+}
+
+describe('edge handler under hostile requests', () => {
+  it(`answers every request with a status and body the service would use (${RUNS} cases)`, { timeout: 600_000 }, async () => {
+    const site = folderSite(inject('siteDir'));
+    await fc.assert(
+      fc.asyncProperty(path, query, accept, method, async (p, q, a, m) => {
+        let request: Request;
+        try {
+          request = new Request(`${SITE_BASE_URL}${p}${q ? `?${q}` : ''}`, { method: m, headers: a === undefined ? {} : { Accept: a } });
+        } catch {
+          return; // not a URL or header a client could send
+        }
+        const asked: string[] = [];
+        const response = await handle(request, watched(site, asked));
+        const body = await response.text();
+        const label = `${m} ${request.url} [Accept: ${a}] → ${response.status} ${body.slice(0, 120)}`;
+        expect(STATUSES, label).toContain(response.status);
+        // The request itself, passed through as it is, is the host's to serve; what the handler asks for itself must be clean.
+        for (const file of asked.filter((f) => f !== new URL(request.url).pathname)) {
+          expect(file.startsWith('/') && !file.split('/').includes('..') && !file.includes('%2') && !file.includes('\\'), `${label}: asked for ${file}`).toBe(true);
+        }
+        const type = response.headers.get('content-type') ?? '';
+        if (type.startsWith('application/javascript') && m !== 'HEAD') expect(body, label).toMatch(/^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*\(/);
+        const fromSite = asked.length > 0 && asked[asked.length - 1] === new URL(request.url).pathname; // passed through as it is
+        if (response.status !== 200 && !fromSite && m !== 'HEAD') {
+          const json = type.startsWith('application/javascript') ? body.replace(/^[^(]*\(/, '').replace(/\);$/, '') : body;
+          expect((JSON.parse(json) as { detail?: unknown }).detail, label).toEqual(expect.any(String));
+        }
+      }),
+      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+    );
+  });
+});

@@ -1,0 +1,117 @@
+// The DRF oracle (test/oracle/drf, a Django REST Framework stand-in of the
+// real JASPAR service) for the tests: loads the release into SQLite once
+// (cached in the system temp folder under the hash of the release and of the
+// oracle's sources, so later runs start in a second), starts gunicorn on a
+// loopback port in its own process group, and stops it as a whole.
+// Needs Debian's python3 with python3-django, python3-djangorestframework,
+// python3-yaml and python3-gunicorn (.ci/run installs them).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { folderHash } from '../../generator/pipeline/fingerprint.ts';
+import { PROJECT_ROOT, dataDir } from './paths.ts';
+import { freePort } from './servers.ts';
+
+export const ORACLE_DIR = path.join(PROJECT_ROOT, 'test/oracle/drf');
+const STARTUP_MS = 60_000;
+
+export interface Oracle {
+  /** "http://127.0.0.1:<port>" */
+  origin: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** The first python3 that imports what the oracle needs (a pyenv or venv python3 earlier on PATH usually does not). */
+export function oraclePython(): string | null {
+  const candidates = [process.env.ORACLE_PYTHON, '/usr/bin/python3', ...(process.env.PATH ?? '').split(':').map((d) => path.join(d, 'python3'))];
+  for (const candidate of candidates) {
+    if (!candidate || !existsSync(candidate)) continue;
+    try {
+      execFileSync(candidate, ['-c', 'import django, rest_framework, yaml, gunicorn'], { stdio: 'ignore' });
+      return candidate;
+    } catch {
+      // lacks a package
+    }
+  }
+  return null;
+}
+
+/** The SQLite file of this release, loaded once per release and oracle version. */
+export function oracleDatabase(python: string, data = dataDir()): string {
+  const hash = folderHash(path.join(ORACLE_DIR, 'matrix'), folderHash(data)).digest('hex').slice(0, 16);
+  const dir = path.join(os.tmpdir(), 'jaspar-drf-oracle');
+  const db = path.join(dir, `${hash}.sqlite3`);
+  if (existsSync(db)) return db;
+  mkdirSync(dir, { recursive: true });
+  // Loaded under a name of its own, then renamed: a parallel run never sees half a database.
+  const partial = path.join(dir, `${hash}.${process.pid}.partial.sqlite3`);
+  try {
+    execFileSync(python, ['manage.py', 'load_jaspar', '--data', data], {
+      cwd: ORACLE_DIR,
+      env: { ...process.env, JASPAR_DB: partial, JASPAR_DATA: data },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    renameSync(partial, db);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  return db;
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Starts the oracle (gunicorn, two workers) on a free loopback port; `port` to choose it. */
+export async function startOracle(options: { port?: number; workers?: number } = {}): Promise<Oracle> {
+  const python = oraclePython();
+  if (python === null) throw new Error('no python3 with django, rest_framework, yaml and gunicorn: apt-get install python3-django python3-djangorestframework python3-yaml python3-gunicorn');
+  const data = dataDir();
+  const db = oracleDatabase(python, data);
+  const port = options.port ?? (await freePort());
+  const child = spawn(python, ['-m', 'gunicorn', '--workers', String(options.workers ?? 2), '--bind', `127.0.0.1:${port}`, 'standin.wsgi:application'], {
+    cwd: ORACLE_DIR,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, JASPAR_DB: db, JASPAR_DATA: data, PYTHONDONTWRITEBYTECODE: '1' },
+  });
+  let buffer = '';
+  const append = (chunk: Buffer) => {
+    buffer = (buffer + chunk.toString('utf8')).slice(-100_000);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  const origin = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    killGroup(child, 'SIGTERM');
+    if (child.exitCode === null && child.signalCode === null) {
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+      await new Promise((resolve) => child.once('exit', resolve));
+      clearTimeout(timer);
+    }
+  };
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the oracle exited (${child.exitCode}):\n${buffer}`);
+    try {
+      const response = await fetch(`${origin}/api/v1/matrix/?page_size=1`, { signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > STARTUP_MS) {
+      await stop();
+      throw new Error(`the oracle did not answer within ${STARTUP_MS / 1000} s:\n${buffer}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { origin, output: () => buffer, stop };
+}
