@@ -83,6 +83,12 @@ const CALLS = (JSON.parse(readFileSync(path.join(RBIOAPI_DIR, 'calls.json'), 'ut
 const COUNTED = CALLS.filter((c) => c.counted !== false);
 const siteDir = inject('siteDir');
 const run = promisify(execFile);
+/**
+ * The mirror under test: today Netlify's engine without edge functions. With
+ * the edge function merged, start it with the function instead
+ * (`startEdgeServer('netlify', siteDir)`, test/support/edge-servers.ts).
+ */
+const startMirror = () => startNetlifyDev(siteDir);
 
 /** Runs calls.R against one server; one Outcome per call, by name. */
 async function runCalls(library: string, origin: string, label: string, work: string): Promise<Map<string, Outcome>> {
@@ -116,7 +122,7 @@ beforeAll(async () => {
   const started = performance.now();
   const library = rbioapiLibrary();
   work = mkdtempSync(path.join(os.tmpdir(), 'jaspar-rbioapi-'));
-  [oracle, mirror] = await Promise.all([startOracle(), startNetlifyDev(siteDir)]);
+  [oracle, mirror] = await Promise.all([startOracle(), startMirror()]);
   [fromOracle, fromMirror] = await Promise.all([runCalls(library, oracle.origin, 'oracle', work), runCalls(library, mirror.origin, 'mirror', work)]);
   const release = sharedRelease();
   for (const call of COUNTED) {
