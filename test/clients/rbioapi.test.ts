@@ -7,6 +7,7 @@
 // It prints the table call × (oracle, mirror) and "N of 28 succeed with the
 // right data", and fails when the set of right calls is not MIRROR_RIGHT.
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,7 +44,7 @@ const DEFAULT_RELEASE_CLEAR = false;
 // ---- where each call's reference comes from --------------------------------
 type Reference = 'oracle' | 'release' | 'none';
 /** Calls not answered by the oracle's reference; every other counted call is. */
-const REFERENCE: Record<string, { from: Reference; why: string }> = {
+const REFERENCE: Record<string, { from: Reference; why: string; oracleAs?: string }> = {
   collections: { from: 'release', why: 'the oracle has no /collections/' },
   collections_matrices: { from: 'release', why: 'the oracle has no /collections/<name>/' },
   taxons: { from: 'release', why: 'the oracle has no /taxon/' },
@@ -53,9 +54,9 @@ const REFERENCE: Record<string, { from: Reference; why: string }> = {
   releases: { from: 'release', why: 'the oracle has no /releases/' },
   release_10: { from: 'release', why: 'the oracle has no /releases/<n>/' },
   sites: { from: 'release', why: 'the oracle has no /sites/<id>/' },
-  search_tf_class: { from: 'release', why: 'the oracle filters class=, ignores tf_class=' },
-  search_tf_family: { from: 'release', why: 'the oracle filters family=, ignores tf_family=' },
-  search_data_type: { from: 'release', why: 'the oracle filters type=, ignores data_type=' },
+  search_tf_class: { from: 'release', why: 'the oracle filters class=, ignores tf_class=', oracleAs: 'class' },
+  search_tf_family: { from: 'release', why: 'the oracle filters family=, ignores tf_family=', oracleAs: 'family' },
+  search_data_type: { from: 'release', why: 'the oracle filters type=, ignores data_type=', oracleAs: 'type' },
   tffm_search: { from: 'none', why: 'the release has no TFFM data' },
   tffm: { from: 'none', why: 'the release has no TFFM data' },
 };
@@ -163,6 +164,22 @@ describe('rbioapi against the oracle and the mirror on netlify dev', () => {
     const disagree = COUNTED.filter((c) => references.get(c.name)!.from === 'release' && fromOracle.get(c.name)!.ok && !REFERENCE[c.name].why.includes('ignores'))
       .filter((c) => !same(fromOracle.get(c.name)!.digest, references.get(c.name)!.digest)).map((c) => c.name);
     expect(disagree).toEqual([]);
+  });
+
+  it('the oracle, asked under its own parameter names (class, family, type), selects what the release-derived reference expects', async () => {
+    const problems: string[] = [];
+    for (const call of COUNTED) {
+      const renamed = REFERENCE[call.name]?.oracleAs;
+      if (!renamed) continue;
+      const [param, value] = Object.entries(call.args).find(([key]) => ['tf_class', 'tf_family', 'data_type'].includes(key))!;
+      const query = `${renamed}=${encodeURIComponent(String(value))}&page_size=1000`;
+      const response = await fetch(`${oracle!.origin}/api/v1/matrix/?${query}`);
+      const body = (await response.json()) as { count: number; results: { matrix_id: string }[] };
+      const ids = body.results.map((r) => r.matrix_id);
+      const digest = { count: body.count, rows: ids.length, first: ids.slice(0, 3), last: ids.at(-1) ?? '', ids_md5: createHash('md5').update(ids.join('\n')).digest('hex') };
+      if (!same(digest, references.get(call.name)!.digest)) problems.push(`${call.name} (${param} as ${query}): oracle ${JSON.stringify(digest)}, release ${JSON.stringify(references.get(call.name)!.digest)}`);
+    }
+    expect(problems).toEqual([]);
   });
 
   it('prints the table and the count, and the mirror gets the right data for exactly MIRROR_RIGHT', () => {
