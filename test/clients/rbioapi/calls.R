@@ -138,7 +138,8 @@ digest_detail <- function(x) {
 # A file download: rbioapi returns the text it saved.
 digest_text <- function(x) {
   if (!is.character(x) || length(x) != 1L) return(unexpected(x))
-  list(bytes = nchar(x, type = "bytes"), first_line = first_line(x), md5 = md5(without_hosts(x)))
+  text <- without_hosts(x)
+  list(bytes = nchar(text, type = "bytes"), first_line = first_line(text), md5 = md5(text))
 }
 
 unexpected <- function(x) {
