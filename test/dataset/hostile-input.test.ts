@@ -4,7 +4,7 @@
 // keys; and issue 12 §3, matrices.csv as Python and spreadsheets write it.
 // Each case is refused by the loader with file:line and a fix (never a bare
 // exception, never a hang), or read exactly as its clean twin.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -163,7 +163,14 @@ describe('links, special files and sizes (issue 15.5, 15.6, 15.14)', () => {
     const dir = fixture();
     rmSync(jaspar(dir, 'MA0004.1'));
     execFileSync('mkfifo', [jaspar(dir, 'MA0004.1')]);
-    expect(problemsOf(dir)).toEqual([problem('matrices/MA0004.1.jaspar', 1, /is a FIFO \(named pipe\), not a regular file/)]);
+    // A writer that opens the FIFO within 20 s, so that a loader that does
+    // open it reads an empty file and fails this test instead of hanging it.
+    const writer = spawn('timeout', ['20', 'sh', '-c', `: > "$0"`, jaspar(dir, 'MA0004.1')], { stdio: 'ignore' });
+    try {
+      expect(problemsOf(dir)).toEqual([problem('matrices/MA0004.1.jaspar', 1, /is a FIFO \(named pipe\), not a regular file/)]);
+    } finally {
+      writer.kill();
+    }
   });
 
   it('a link to /dev/zero is refused (it leads outside the release folder, and is a device)', () => {
