@@ -611,7 +611,7 @@ function readSpecies(namesCell: string, taxCell: string, report: (message: strin
     // A tax id names a folder (/api/v1/species/<tax_id>/) and is a JSON
     // number: "09606" would be another spelling of 9606, and beyond 2^53
     // the number written is not the number served (401 digits: Infinity).
-    if (tax !== '' && (!/^[1-9][0-9]*$/.test(tax) || aboveMaxCount(tax))) {
+    if (tax !== '' && (!/^(0|[1-9][0-9]*)$/.test(tax) || aboveMaxCount(tax))) {
       report(`tax id ${q(tax)} ${/^0/.test(tax) ? 'has a leading zero' : `is above 2^53 = ${MAX_COUNT}`}`, 'use NCBI taxonomy ids as NCBI writes them, e.g. 9606');
       return { taxId: null, name };
     }
