@@ -6,7 +6,7 @@
 // the LF file (issue 12 §3).
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,47 +63,69 @@ function release(): string {
   return dir;
 }
 
+// git-annex and shared stores keep each version of a file as its own object
+// and point the link at the new one when the file changes: the objects stay
+// as they were, only the link moves. The fingerprint must follow the link.
 describe('the up-to-date fingerprint sees what the loader reads through links (issue 15.2)', () => {
-  it.each([
-    ['a .jaspar file that is a link', (data: string) => {
-      mkdirSync(path.join(data, '.store'));
-      renameSync(path.join(data, 'matrices/MA0004.1.jaspar'), path.join(data, '.store/MA0004.1.jaspar'));
-      symlinkSync('../.store/MA0004.1.jaspar', path.join(data, 'matrices/MA0004.1.jaspar'));
-      return path.join(data, '.store/MA0004.1.jaspar');
-    }],
-    ['a matrices/ folder that is a link', (data: string) => {
-      mkdirSync(path.join(data, '.store'));
-      renameSync(path.join(data, 'matrices'), path.join(data, '.store/matrices'));
-      symlinkSync('.store/matrices', path.join(data, 'matrices'));
-      return path.join(data, '.store/matrices/MA0004.1.jaspar');
-    }],
-  ])('%s: editing its target rebuilds and publishes the new count', async (_name, link) => {
-    const data = release();
-    const target = link(data);
+  /** Two versions of MA0004.1 in a store inside the release: the clean one and one with another first count. */
+  function store(data: string, dir: string): { count: number } {
+    mkdirSync(path.join(data, dir), { recursive: true });
+    const text = readFileSync(path.join(data, 'matrices/MA0004.1.jaspar'), 'utf8');
+    writeFileSync(path.join(data, dir, 'v1.jaspar'), text);
+    writeFileSync(path.join(data, dir, 'v2.jaspar'), text);
+    return { count: bumpFirstCount(path.join(data, dir, 'v2.jaspar')) };
+  }
+  /** Builds, moves the link, rebuilds: the new content must be published. */
+  async function rebuildAfter(data: string, move: () => void, check: (out: string) => void): Promise<void> {
     const out = path.join(temp(), 'public');
     const first = await cli(['--data', data, '--out', out]);
     expect(first.stderr).toBe('');
     expect(first.status).toBe(0);
-    const count = bumpFirstCount(target);
+    move();
     const second = await cli(['--data', data, '--out', out]);
     expect(second.status).toBe(0);
     expect(second.stdout).not.toMatch(/up to date/);
-    expect(servedCount(out, 'MA0004.1')).toBe(count);
+    check(out);
     // And once rebuilt, it is up to date again.
     expect((await cli(['--data', data, '--out', out])).stdout).toMatch(/up to date, nothing written/);
-  }, 120_000);
+  }
 
-  it('covers every file of the release folder, not only the kinds read today (a linked file in sources/)', async () => {
+  it('a .jaspar file that is a link, pointed at another version', async () => {
+    const data = release();
+    const { count } = store(data, '.annex/objects');
+    const link = path.join(data, 'matrices/MA0004.1.jaspar');
+    rmSync(link);
+    symlinkSync('../.annex/objects/v1.jaspar', link);
+    await rebuildAfter(data, () => {
+      rmSync(link);
+      symlinkSync('../.annex/objects/v2.jaspar', link);
+    }, (out) => expect(servedCount(out, 'MA0004.1')).toBe(count));
+  }, 180_000);
+
+  it('a matrices/ folder that is a link, pointed at another folder', async () => {
     const data = release();
     mkdirSync(path.join(data, '.store'));
+    renameSync(path.join(data, 'matrices'), path.join(data, '.store/a'));
+    cpSync(path.join(data, '.store/a'), path.join(data, '.store/b'), { recursive: true });
+    const count = bumpFirstCount(path.join(data, '.store/b/MA0004.1.jaspar'));
+    symlinkSync('.store/a', path.join(data, 'matrices'));
+    await rebuildAfter(data, () => {
+      rmSync(path.join(data, 'matrices'));
+      symlinkSync('.store/b', path.join(data, 'matrices'));
+    }, (out) => expect(servedCount(out, 'MA0004.1')).toBe(count));
+  }, 180_000);
+
+  it('every file of the release folder counts, not only the kinds read today (a linked file in sources/)', async () => {
+    const data = release();
+    store(data, '.store');
     mkdirSync(path.join(data, 'sources'));
-    writeFileSync(path.join(data, '.store/JASPAR2024_CORE_non-redundant_pfms_jaspar.txt'), '>MA0004.1\tArnt\n');
-    symlinkSync('../.store/JASPAR2024_CORE_non-redundant_pfms_jaspar.txt', path.join(data, 'sources/JASPAR2024_CORE_non-redundant_pfms_jaspar.txt'));
-    const out = path.join(temp(), 'public');
-    expect((await cli(['--data', data, '--out', out])).status).toBe(0);
-    appendFileSync(path.join(data, '.store/JASPAR2024_CORE_non-redundant_pfms_jaspar.txt'), 'A  [ 1 ]\n');
-    expect((await cli(['--data', data, '--out', out])).stdout).not.toMatch(/up to date/);
-  }, 120_000);
+    const link = path.join(data, 'sources/JASPAR2024_CORE_non-redundant_pfms_jaspar.txt');
+    symlinkSync('../.store/v1.jaspar', link);
+    await rebuildAfter(data, () => {
+      rmSync(link);
+      symlinkSync('../.store/v2.jaspar', link);
+    }, () => undefined);
+  }, 180_000);
 });
 
 describe('a refused input stops the build before anything is written', () => {
