@@ -45,11 +45,22 @@ export class ReleaseFolder {
   constructor(readonly root: string) {
     let real: string | null = null;
     try {
-      real = realpathSync(root);
+      real = realpathSync.native(root);
     } catch {
       real = null;
     }
     this.real = real;
+  }
+
+  private readonly folders = new Map<string, string>();
+  /** Real path of a folder, remembered (a release has thousands of files in a few folders). */
+  private realFolder(dir: string): string {
+    let real = this.folders.get(dir);
+    if (real === undefined) {
+      real = realpathSync.native(dir);
+      this.folders.set(dir, real);
+    }
+    return real;
   }
 
   /** Whether a real path lies inside the folder. */
@@ -70,7 +81,8 @@ export class ReleaseFolder {
     }
     let real: string;
     try {
-      real = realpathSync(file);
+      // A plain file's real path is its folder's plus its name: one realpath per folder, not per file.
+      real = own.isSymbolicLink() ? realpathSync.native(file) : path.join(this.realFolder(path.dirname(file)), path.basename(file));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ELOOP') return { kind: 'refused', why: 'is a link that loops (it leads back to itself)', fix: 'point the link at a real file, or remove it' };
@@ -117,10 +129,12 @@ export function readCapped(real: string, limit: number): { bytes: Buffer } | { w
     const tooLarge = { why: `is larger than ${formatSize(limit)}, the limit for this kind of file`, fix: 'check that this is the right file; the limits are in docs/parsing-behavior.md' };
     if (st.size > limit) return tooLarge;
     // Read to the end, not to st.size: the file may grow while it is read.
+    // The first chunk holds the whole file as it was (one byte more, to see
+    // the end); a growing file reads on in 64 KiB chunks.
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, 1 * MiB) || 1);
+      const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - total, total === 0 ? st.size + 1 : 64 * 1024));
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       total += n;

@@ -442,7 +442,8 @@ export function countProblem(token: string): string | null {
   if (!COUNT.test(token)) return 'is not a number';
   const value = Number(token);
   // Compared as written: 9007199254740993 is a double equal to 2^53.
-  if (!Number.isFinite(value) || aboveMaxCount(token)) return `is too large (counts above 2^53 = ${MAX_COUNT} are not exact)`;
+  // (A double below 2^53 was written below it: rounding never crosses a representable number.)
+  if (!Number.isFinite(value) || (value >= MAX_COUNT && aboveMaxCount(token))) return `is too large (counts above 2^53 = ${MAX_COUNT} are not exact)`;
   // "1e-400" is not zero, but a double would make it one.
   if (value === 0 && /[1-9]/.test(token.replace(/[eE].*$/, ''))) return 'is too small to be told from 0';
   return null;
@@ -539,6 +540,10 @@ const TRACK_LINE = /^track([ \t]+[A-Za-z_][A-Za-z0-9_]*=("[^"]*"|[^\s"]+))*[ \t]
 const BROWSER_LINE = /^browser[ \t]+(position|hide|dense|pack|squish|full)([ \t]+[^\s]+)+[ \t]*$/;
 /** A BED coordinate: a whole number, no sign, no leading zero (but 0). */
 const COORDINATE = /^(0|[1-9][0-9]*)$/;
+/** FORBIDDEN_CHARACTER but the tab, which separates BED fields. */
+const FORBIDDEN_IN_BED = new RegExp(FORBIDDEN_CHARACTER.source.replace('\\u0000-\\u001f', '\\u0000-\\u0008\\u000a-\\u001f'));
+/** Whether a COORDINATE is above 2^53 (2^53 has 16 digits: shorter ones never are). */
+const beyond = (digits: string) => digits.length >= 16 && aboveMaxCount(digits);
 
 function readBed(file: string, shown: string, problems: ProblemList, folder?: ReleaseFolder): string | null {
   const text = readText(file, shown, problems, { folder, kind: 'bed' });
@@ -549,7 +554,7 @@ function readBed(file: string, shown: string, problems: ProblemList, folder?: Re
     const at = (message: string, fix: string) => problems.add(shown, i + 1, message, fix);
     if (line === '') return;
     // BED lines are served byte for byte: tab separates fields, nothing else may be a control.
-    const bad = FORBIDDEN_CHARACTER.exec(line.replace(/\t/g, ''));
+    const bad = FORBIDDEN_IN_BED.exec(line);
     if (bad) {
       at(`the line contains a control character, U+${bad[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`, 'remove it; BED fields are separated by tabs and hold plain text');
       return;
@@ -581,8 +586,8 @@ function readBed(file: string, shown: string, problems: ProblemList, folder?: Re
       return;
     }
     // Coordinates become JSON numbers (/api/v1/sites/<id>/): beyond 2^53 a double is not the number written.
-    if (aboveMaxCount(start) || aboveMaxCount(end)) {
-      at(`coordinate ${q(aboveMaxCount(start) ? start : end)} is above 2^53 = ${MAX_COUNT}`, 'use the real coordinate; no genome is that long');
+    if (beyond(start) || beyond(end)) {
+      at(`coordinate ${q(beyond(start) ? start : end)} is above 2^53 = ${MAX_COUNT}`, 'use the real coordinate; no genome is that long');
       return;
     }
     if (Number(start) > Number(end)) at(`start ${start} is after end ${end}`, 'use 0-based, half-open coordinates with start <= end');
