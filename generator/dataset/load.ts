@@ -2,12 +2,12 @@
 // the optional pfm_noninteger.json and sites/<id>.bed. Every problem is
 // collected (file:line, what is wrong, what to do) and reported at once.
 // docs/parsing-behavior.md says what is accepted and why.
-import { readdirSync } from 'node:fs';
+import { readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { BASES, type Base, type Matrix, type Pfm, type Release, type ReleaseInfo, type Species } from './types.ts';
 import { DatasetError, ProblemList } from './diagnostics.ts';
-import { ReleaseFolder, SIZE_LIMITS, type FileKind } from './files.ts';
+import { ReleaseFolder, SIZE_LIMITS, readCapped, type FileKind } from './files.ts';
 import { parseJson, type JsonNode } from './json.ts';
 import { pyFixed } from '../formats/numbers.ts';
 
@@ -622,6 +622,32 @@ function readSpecies(namesCell: string, taxCell: string, report: (message: strin
     }
     return { taxId: tax === '' ? null : Number(tax), name };
   });
+}
+
+/**
+ * The text of the release description (--release). It lies outside the
+ * release folder (data/release-<year>.yaml), so a link is followed, but like
+ * every input it must be a regular file under its size limit, read as
+ * strict UTF-8: a FIFO or a device given as --release is refused unopened.
+ */
+export function readReleaseText(file: string): string {
+  const problems = new ProblemList();
+  let read: { bytes: Buffer } | { why: string; fix: string };
+  try {
+    read = readCapped(realpathSync.native(file), SIZE_LIMITS.yaml);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    read = code === 'ENOENT' ? { why: 'is missing (or a dangling link)', fix: 'give the release description with --release FILE, e.g. data/release-2024.yaml' } : { why: `cannot be resolved (${code ?? 'error'})`, fix: 'give a readable file with --release' };
+  }
+  if ('bytes' in read) {
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(read.bytes);
+    } catch {
+      read = { why: 'is not valid UTF-8', fix: 'save it as UTF-8' };
+    }
+  }
+  problems.add(file, 1, `the release description ${read.why}`, read.fix);
+  throw new DatasetError(problems.items);
 }
 
 /** Keys of the release description and what each must be. */

@@ -176,6 +176,17 @@ describe('a refused input stops the build before anything is written', () => {
     expect(await refused(['--data', data], 60_000)).toEqual([expect.stringMatching(/pfm_noninteger\.json:1: the file is a link that leads outside the release folder/)]);
   }, 120_000);
 
+  it('a FIFO as the release description (--release)', async () => {
+    const file = path.join(temp(), 'release.yaml');
+    execFileSync('mkfifo', [file]);
+    expect(await refused(['--data', clean, '--release', file], 60_000)).toEqual([`  ${file}:1: the release description is a FIFO (named pipe), not a regular file (fix: replace it with a regular file, or remove it)`]);
+  }, 120_000);
+
+  it('a missing release description (--release)', async () => {
+    const file = path.join(temp(), 'no-such-release.yaml');
+    expect(await refused(['--data', clean, '--release', file])).toEqual([expect.stringMatching(new RegExp(`^  ${file.replace(/[.]/g, '\\.')}:1: the release description is missing`))]);
+  }, 120_000);
+
   it.each([
     ['a newline in transfac_from (would forge a line in every TRANSFAC file)', 'transfac_from: "From JASPAR\\nXX forged"', 2, /"transfac_from" contains a control character/],
     ['year: .nan (was: a raw crash while rendering)', 'year: .nan', 2, /"year" must be a whole number/],
