@@ -209,7 +209,9 @@ function readCsv(file: string, shown: string, problems: ProblemList, folder?: Re
   } catch (error) {
     const e = error as { code?: string; lines?: number; message: string };
     const line = e.code === 'CSV_QUOTE_NOT_CLOSED' ? openQuoteLine(text) : (e.lines ?? 1);
-    problems.add(shown, line, `the CSV cannot be read: ${e.message}`, 'fix the quoting (RFC 4180: a field with a comma or quote is quoted, quotes doubled)');
+    // csv-parse quotes the field's text in some messages ("value is …"): the position is enough.
+    const message = e.message.replace(/, value is .*$/s, '').slice(0, 200);
+    problems.add(shown, line, `the CSV cannot be read: ${message}`, 'fix the quoting (RFC 4180: a field with a comma or quote is quoted, quotes doubled)');
     return null;
   }
   if (records.length === 0) {

@@ -213,6 +213,13 @@ describe('links, special files and sizes (issue 15.5, 15.6, 15.14)', () => {
     expect(loadRelease(dir, INFO)).toEqual(clean);
   });
 
+  it('a CSV quoting error names the place, not the field\'s text', () => {
+    const dir = fixture();
+    const line = setField(dir, 'MA0004.1', 'comment', 'the-secret"value');
+    const problems = problemsOf(dir);
+    expect(problems).toEqual([problem('matrices.csv', line, /the CSV cannot be read: Invalid Opening Quote: a quote is found on field \d+ at line \d+$/)]);
+  });
+
   it('a long value is quoted cut short in the report', () => {
     const dir = fixture();
     const lines = read(csv(dir)).split('\n');
