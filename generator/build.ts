@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { readReleaseInfo } from './dataset/load.ts';
+import { readReleaseInfo, readReleaseText } from './dataset/load.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
 import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
@@ -70,7 +70,7 @@ type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDat
 /** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
 export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
   const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
-  const info = readReleaseInfo(readFileSync(releaseFile, 'utf8'), (t) => yaml.load(t), releaseFile);
+  const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
   const { release, notes } = readRelease(options.dataDir, info);
   // Shard folders only for a release too large for one folder (routes/shard.ts).
   useLayout(chooseLayout({ matrixIds: release.matrices.length, baseIds: new Set(release.matrices.map((m) => m.baseId)).size }));
@@ -126,7 +126,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, dataHash(options.dataDir), readFileSync(releaseFile, 'utf8'), base);
+  const fingerprint = hashOf(sources, dataHash(options.dataDir), readReleaseText(releaseFile), base);
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 

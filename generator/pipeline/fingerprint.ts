@@ -1,10 +1,11 @@
 // What a site is built from, as hashes: the release folder (every file, by
-// content), the generator (its sources, assets, package manifest and lock,
+// content, links followed as the loader follows them), the generator (its sources, assets, package manifest and lock,
 // the Node version) and the options. Equal fingerprints and an unaltered
 // output folder mean the site is already what this build would write.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { ReleaseFolder, SIZE_LIMITS } from '../dataset/files.ts';
 
 /** Hash of every file under dir (relative paths and contents, in name order). */
 export function folderHash(dir: string, hash = createHash('sha1')): ReturnType<typeof createHash> {
@@ -36,12 +37,78 @@ export function sourcesHash(projectRoot: string): string {
   return hash.update(process.version).digest('hex');
 }
 
-/** The release folder; a missing or unreadable one hashes as such (the loader reports it). */
+/**
+ * The release folder, as the loader sees it (dataset/files.ts): every
+ * regular file under it by relative path and content, links that stay
+ * inside followed to their targets' contents (a link to a file or a folder,
+ * as git-annex or a shared data folder makes), everything the loader
+ * refuses (links leading outside, dangling or looping links, FIFOs, devices)
+ * by what it is, never opened. Every file counts, not only the kinds read
+ * today, so a new input kind in the same folder is covered too. A missing
+ * or unreadable folder hashes as such (the loader reports it).
+ */
 export function dataHash(dataDir: string): string {
   try {
-    return folderHash(dataDir).digest('hex');
+    return releaseHash(new ReleaseFolder(dataDir)).digest('hex');
   } catch (error) {
     return hashOf('unreadable', dataDir, (error as Error).message);
+  }
+}
+
+function releaseHash(folder: ReleaseFolder, hash = createHash('sha1')): ReturnType<typeof createHash> {
+  // Real paths of the folders being walked: a link back to one of them would never end.
+  const open = new Set<string>();
+  const visit = (rel: string, real: string) => {
+    open.add(real);
+    let names: string[];
+    try {
+      names = readdirSync(path.join(folder.root, rel)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    } catch (error) {
+      hash.update(`${rel}\0unreadable\0${(error as NodeJS.ErrnoException).code}\0`);
+      names = [];
+    }
+    for (const name of names) {
+      const r = rel ? `${rel}/${name}` : name;
+      const e = folder.entry(path.join(folder.root, r));
+      if (e.kind === 'dir') {
+        if (open.has(e.real)) hash.update(`${r}\0loop\0`);
+        else {
+          hash.update(`${r}\0dir\0`);
+          visit(r, e.real);
+        }
+      } else if (e.kind === 'file') {
+        hash.update(`${r}\0file\0${fileHash(e.real)}\0`);
+      } else if (e.kind === 'refused') {
+        hash.update(`${r}\0refused\0${e.why}\0`);
+      }
+    }
+    open.delete(real);
+  };
+  if (folder.real === null) return hash.update('missing');
+  visit('', folder.real);
+  return hash;
+}
+
+/** Content of a regular file, streamed; anything else (swapped in since it was looked at) by what it is. */
+function fileHash(real: string): string {
+  const hash = createHash('sha1');
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    return hashOf('unreadable', (error as NodeJS.ErrnoException).code ?? 'error');
+  }
+  try {
+    const st = fstatSync(fd);
+    // Larger than any file the loader reads: it refuses it whatever it holds.
+    if (!st.isFile() || st.size > SIZE_LIMITS.other) {
+      return hashOf('special or too large', String(st.mode), String(st.size), String(st.mtimeMs));
+    }
+    // A regular file of known size: read whole (the size is bounded above).
+    hash.update(readFileSync(fd));
+    return hash.digest('hex');
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -301,7 +301,7 @@ describe('readRelease reports every problem of the files, as file:line with a fi
     expect(release.matrices[0].sites).toBe('chr1\t10\t20\tsite\t.\t+\n');
     expect(notes).toEqual(['not JASPAR download files, ignored: README.md']);
     const bad = small2024({ 'MA0004.1.bed': 'chr1\t20\t10\n' });
-    expect(problemsOf(bad)).toEqual([problem('MA0004.1.bed', 1, /start "20" and end "10" are not whole numbers with start <= end/)]);
+    expect(problemsOf(bad)).toEqual([problem('MA0004.1.bed', 1, /start 20 is after end 10/)]);
   });
 
   it('a release description of another year is refused', () => {

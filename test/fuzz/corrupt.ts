@@ -144,12 +144,25 @@ const KINDS = {
     const t = str(f, rel);
     if (!t.includes('\n')) return either;
     f.set(rel, Buffer.from(t.replace(/\n/g, '\r\n')));
-    return reject(rel, 1);
+    // matrices.csv as Python's csv module writes it: read as the LF file (issue 12 §3).
+    return rel === 'matrices.csv' ? accept : reject(rel, 1);
   },
   bom: (f: Files, s: Spec) => {
     const rel = pick(textFiles(f), s.a);
     f.set(rel, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes(f, rel)]));
-    return reject(rel, 1);
+    // matrices.csv as a spreadsheet saves it; a second BOM would be part of the first column's name.
+    return rel === 'matrices.csv' && !str(f, rel).startsWith('\uFEFF\uFEFF') ? accept : reject(rel, 1);
+  },
+  /** matrices.csv with CRLF on some lines and LF on others: refused on the first line that differs from line 1. */
+  csvMixedLineEnds: (f: Files, s: Spec) => {
+    const t = str(f, 'matrices.csv');
+    if (t.includes('\r')) return either;
+    const lines = t.split('\n');
+    if (lines.length < 3) return either;
+    const at = 1 + (s.a % (lines.length - 2));
+    lines[at] += '\r';
+    f.set('matrices.csv', Buffer.from(lines.join('\n')));
+    return reject('matrices.csv', at + 1);
   },
   latin1: (f: Files, s: Spec) => insertBytes(f, s, [0xe9]), // "é" as Latin-1
   invalidUtf8: (f: Files, s: Spec) => insertBytes(f, s, pick(INVALID_UTF8, s.a >> 4)),

@@ -46,7 +46,8 @@ const list = (cell: string) => (cell === '' ? [] : cell.split(';').map((v) => v.
  * folder is wrong.
  */
 export function referenceRelease(files: Files): RefMatrix[] {
-  const rows = parseCsv(text(files, 'matrices.csv'), { relax_column_count: true }) as string[][];
+  // A BOM and CRLF line ends are how spreadsheets and Python write CSV: the loader reads them as LF (issue 12 §3).
+  const rows = parseCsv(text(files, 'matrices.csv'), { relax_column_count: true, bom: true }) as string[][];
   const header = rows[0];
   const precise = files.has('pfm_noninteger.json')
     ? (JSON.parse(text(files, 'pfm_noninteger.json')) as Record<string, { pfm: Record<string, (number | string)[]> }>)

@@ -8,7 +8,8 @@
 // matrices under another name is refused, so that no matrix is silently left
 // out; anything else (notes, other tables) is ignored and named in the build
 // summary.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
+import { ReleaseFolder } from '../files.ts';
 import path from 'node:path';
 import { MATRIX_ID } from '../load.ts';
 import { METADATA_COLUMNS } from './parse.ts';
@@ -53,7 +54,16 @@ export function sniff(firstLine: string): Kind | 'metadata' | null {
 }
 
 function firstLine(file: string): string {
-  const bytes = readFileSync(file).subarray(0, 4096).toString('utf8');
+  // A regular file (ReleaseFolder.entry said so): its first 4 KiB, never the whole of a large file.
+  const fd = openSync(file, 'r');
+  const buffer = Buffer.alloc(4096);
+  let n: number;
+  try {
+    n = readSync(fd, buffer, 0, buffer.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const bytes = buffer.subarray(0, n).toString('utf8');
   return bytes.replace(/^\uFEFF/, '').split(/\r?\n/)[0];
 }
 
@@ -70,10 +80,18 @@ function walk(dir: string, prefix = ''): string[] {
 
 export function detect(dir: string): Detected {
   const found: Detected = { bundles: [], metadata: [], beds: [], ignored: [], refused: [] };
+  // The curated loader's rule for links and special files (dataset/files.ts): a link
+  // leading outside the folder, a dangling one, a FIFO or device is refused unopened.
+  const folder = new ReleaseFolder(dir);
   for (const name of walk(dir)) {
     const file = path.join(dir, name);
     const base = path.basename(name);
-    if (!statSync(file).isFile()) {
+    const entry = folder.entry(file);
+    if (entry.kind === 'refused') {
+      found.refused.push({ path: file, message: `${base} ${entry.why}`, fix: entry.fix });
+      continue;
+    }
+    if (entry.kind !== 'file') {
       found.ignored.push(name);
       continue;
     }
@@ -84,7 +102,7 @@ export function detect(dir: string): Detected {
       continue;
     }
     const bundle = BUNDLE_NAME.exec(base);
-    const content = sniff(firstLine(file));
+    const content = sniff(firstLine(entry.real));
     if (bundle) {
       const kind = bundle[5] as Kind;
       if (content !== kind) {

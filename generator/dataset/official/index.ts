@@ -4,6 +4,7 @@
 // every file is reported at once, as the curated loader does.
 import path from 'node:path';
 import { DatasetError, ProblemList } from '../diagnostics.ts';
+import { ReleaseFolder } from '../files.ts';
 import { readText } from '../load.ts';
 import type { ReleaseInfo } from '../types.ts';
 import { detect, type Detected } from './detect.ts';
@@ -26,9 +27,11 @@ export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = d
     problems.add(shown(dir), 1, 'no JASPAR matrix bundle with counts (jaspar or TRANSFAC) in the folder',
       'add JASPAR<year>_<COLLECTION>_…_pfms_jaspar.txt or …_pfms_transfac.txt files (MEME files give probabilities, not counts), or a curated release with matrices.csv');
   }
+  // Links are checked against the release folder, not each file's own folder (dataset/files.ts).
+  const folder = new ReleaseFolder(dir);
   const bundles: ParsedBundle[] = [];
   for (const file of found.bundles) {
-    const text = readText(file.path, shown(file.path), problems);
+    const text = readText(file.path, shown(file.path), problems, { folder });
     if (text === null) continue;
     const name = shown(file.path);
     bundles.push({
@@ -39,7 +42,7 @@ export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = d
   }
   const metadata: MetadataRow[] = [];
   for (const table of found.metadata) {
-    const text = readText(table.path, shown(table.path), problems);
+    const text = readText(table.path, shown(table.path), problems, { folder });
     if (text !== null) metadata.push(...parseMetadata(text, shown(table.path), problems));
   }
   // A record that cannot be read would make its matrix look missing (a MEME
