@@ -21,7 +21,7 @@ import { LIST, errorPaths, sitesPath, normaliseBaseUrl } from './routes/urls.ts'
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
-import { chooseLayout, currentLayout, useLayout } from './routes/shard.ts';
+import { chooseLayout, currentLayout, useLayout, type Layout } from './routes/shard.ts';
 import { writeMirror } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/plan.ts';
 
@@ -40,6 +40,8 @@ export interface BuildOptions {
   workers?: number;
   /** Progress on stderr when it is a terminal. */
   progress?: boolean;
+  /** The folder layout (routes/shard.ts); default: chosen from the release's size. Tests force a sharded layout on a small release. */
+  layout?: Layout;
 }
 
 export interface BuildReport {
@@ -67,7 +69,9 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const info = readReleaseInfo(readFileSync(releaseFile, 'utf8'), (t) => yaml.load(t), releaseFile);
   const release = loadRelease(options.dataDir, info);
   // Shard folders only for a release too large for one folder (routes/shard.ts).
-  useLayout(chooseLayout({ matrixIds: release.matrices.length, baseIds: new Set(release.matrices.map((m) => m.baseId)).size }));
+  const ids = { matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] };
+  const layout = options.layout ?? chooseLayout(ids);
+  useLayout(layout);
   const base = normaliseBaseUrl(options.baseUrl);
   const planned = [...planResources(release, base), ...planEndpoints(release, base)];
   const context = formatContext(info);
@@ -88,7 +92,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
   plan.add('404.html', NOT_FOUND);
-  const rules = redirectRules(routingInput(release, listPages));
+  const rules = redirectRules(routingInput(release, listPages, layout, base));
   plan.add('_redirects', printRedirects(rules));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
   for (const [file, content] of apiExtras(release, base, planned, context)) plan.add(file, content);

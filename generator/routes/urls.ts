@@ -4,7 +4,7 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
-import { idSegment, logoName } from './shard.ts';
+import { idSegment, idSegmentIn, logoName, logoNameIn, type Layout } from './shard.ts';
 
 export const API = '/api/v1';
 export const LIST = `${API}/matrix`;
@@ -35,6 +35,9 @@ export const listDir = (page: number | string, pageSize: number = DEFAULT_PAGE_S
 /** Id folders move into shard folders only when a release is too large for one folder (shard.ts). */
 export const detailDir = (matrixId: string) => `${LIST}/${idSegment(matrixId)}/`;
 export const versionsDir = (baseId: string) => `${LIST}/${idSegment(baseId)}/versions/`;
+/** The same folders in a given layout (no thread default): for rules and checks that know the release's layout. */
+export const detailDirIn = (layout: Layout, matrixId: string) => `${LIST}/${idSegmentIn(layout, matrixId)}/`;
+export const versionsDirIn = (layout: Layout, baseId: string) => `${LIST}/${idSegmentIn(layout, baseId)}/versions/`;
 
 /** Path URL of a resource folder + format: "/api/v1/matrix/page/3/index.json".
  *  The api format is addressed by its folder, which static servers map to index.html. */
@@ -72,9 +75,12 @@ export const detailQueryUrl = (base: string, matrixId: string, format: FormatId)
 export const versionsUrl = (base: string, baseId: string) => `${base}${LIST}/${baseId}/versions`;
 export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/?format=${format}`;
 
-export const logoPath = (matrixId: string) => `/static/logos/svg/${logoName(matrixId)}`;
+export const LOGOS = '/static/logos/svg/';
+export const logoPath = (matrixId: string) => `${LOGOS}${logoName(matrixId)}`;
+export const logoPathIn = (layout: Layout, matrixId: string) => `${LOGOS}${logoNameIn(layout, matrixId)}`;
 export const logoUrl = (base: string, matrixId: string) => `${base}${logoPath(matrixId)}`;
-export const sitesPath = (matrixId: string) => `/download/bed_files/${matrixId}.bed`;
+export const SITES_FILES = '/download/bed_files/';
+export const sitesPath = (matrixId: string) => `${SITES_FILES}${matrixId}.bed`;
 export const sitesUrl = (base: string, matrixId: string) => `${base}${sitesPath(matrixId)}`;
 
 export const errorPaths = {
@@ -99,6 +105,14 @@ export const OPENAPI_JSON = `${API}/openapi.json`;
 export const OPENAPI_YAML = `${API}/openapi.yaml`;
 /** The documentation page; also answers rbioapi's health check (HEAD /api/v1/live-api/). */
 export const DOCS_DIR = `${API}/live-api/`;
+
+/** The path a base URL puts the site under, without a trailing slash: "" at the
+ *  host's root, "/jaspar" for https://example.org/jaspar/. Every root-relative
+ *  href, asset and rule starts with it (a GitHub Pages project site lives under
+ *  /<repository>/). */
+export function basePathOf(base: string): string {
+  return new URL(normaliseBaseUrl(base)).pathname.replace(/\/+$/, '');
+}
 
 /** Base URL without a trailing slash; rejects anything that is not http(s). */
 export function normaliseBaseUrl(raw: string): string {
