@@ -17,7 +17,8 @@ import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search
 import { apiExtras, routingInput } from './api-extras.ts';
 import { planEndpoints } from './endpoints.ts';
 import { defaultPageCount, planResources, withFormat } from './resources.ts';
-import { LIST, errorPaths, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
+import { LIST, basePathOf, errorPaths, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
+import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
@@ -96,12 +97,14 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.add('_redirects', printRedirects(rules));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
   for (const [file, content] of apiExtras(release, base, planned, context)) plan.add(file, content);
-  plan.add('_headers', printHeaders(headerRules()));
+  const root = basePathOf(base);
+  plan.add('_headers', printHeaders(headerRules(root)));
   plan.add('static/api/site.css', readFileSync(path.join(ASSETS, 'site.css')));
-  plan.add('static/api/site.js', readFileSync(path.join(ASSETS, 'site.js')));
-  plan.add(SEARCH_JS.slice(1), readFileSync(path.join(ASSETS, 'search.js')));
+  // The scripts with the route map in front (routes/client.ts).
+  plan.add('static/api/site.js', withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
+  plan.add(SEARCH_JS.slice(1), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
   plan.add(SEARCH_INDEX.slice(1), searchIndex(release));
-  plan.add('search/index.html', searchPage(release));
+  plan.add('search/index.html', searchPage(release, base));
   plan.add('index.html', homePage(release, base, listPages));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, context)) plan.add(file, content);

@@ -5,10 +5,10 @@
 import type { Matrix, Release } from './dataset/types.ts';
 import type { FormatId } from './formats/registry.ts';
 import { PyFloat, type Json, type Link, type Resource } from './formats/types.ts';
-import { formatLinks, pagesNav, type PlannedResource } from './resources.ts';
+import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
 import { paginate } from './routes/paginate.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, indexDir, indexQueryUrl, indexUrl, pageHref, pathUrl,
+  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, detailDir, indexDir, indexQueryUrl, indexUrl, pageHref, pathUrl,
   releaseDir, sitesApiDir, sitesUrl, type FilterKey,
 } from './routes/urls.ts';
 import { filterValues } from './views.ts';
@@ -102,6 +102,7 @@ export function planIndexList(list: IndexList, base: string): PlannedResource[] 
             formats: formatLinks(dir, INDEX_FORMATS),
             pages: pagesNav(page, (n) => indexDir(list.endpoint, n, pageSize)),
             breadcrumbs: [API_CRUMB, { label: list.title, href: indexDir(list.endpoint) }],
+            ...navRoot(base),
           },
         },
         neighbours: { previous: page.previous, next: page.next, query: (format, n) => indexQueryUrl(base, list.endpoint, format, n, pageSize) },
@@ -129,7 +130,7 @@ export function planRoot(release: Release, base: string): PlannedResource {
       kind: 'index',
       body,
       matrices: [],
-      nav: { title: `API root – ${release.info.name}`, dir: ROOT_DIR, request: `${API}/?format=api`, formats: formatLinks(ROOT_DIR, INDEX_FORMATS), breadcrumbs: [API_CRUMB] },
+      nav: { title: `API root – ${release.info.name}`, dir: ROOT_DIR, request: `${API}/?format=api`, formats: formatLinks(ROOT_DIR, INDEX_FORMATS), breadcrumbs: [API_CRUMB], ...navRoot(base) },
     },
     formats: INDEX_FORMATS,
   };
@@ -147,7 +148,7 @@ export function planReleases(release: Release, base: string): PlannedResource[] 
         kind: 'index',
         body,
         matrices: [],
-        nav: { title: release.info.name, dir, request: `${dir}?format=api`, formats: formatLinks(dir, INDEX_FORMATS), breadcrumbs: [API_CRUMB, { label: 'Releases', href: indexDir('releases') }] },
+        nav: { title: release.info.name, dir, request: `${dir}?format=api`, formats: formatLinks(dir, INDEX_FORMATS), breadcrumbs: [API_CRUMB, { label: 'Releases', href: indexDir('releases') }], ...navRoot(base) },
       },
       formats: INDEX_FORMATS,
     };
@@ -195,7 +196,8 @@ export function planSites(release: Release, base: string): PlannedResource[] {
               dir,
               request: `${dir}?format=api`,
               formats: formatLinks(dir, SITES_FORMATS),
-              breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(`${LIST}/${m.matrixId}/`) }],
+              breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
+              ...navRoot(base),
             },
           };
         },

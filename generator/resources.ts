@@ -7,7 +7,7 @@ import { PyFloat, type Json, type Link, type Nav, type Resource } from './format
 import { paginate, type Page } from './routes/paginate.ts';
 import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
-  versionsDir, versionsUrl, type Filters,
+  versionsDir, versionsUrl, basePathOf, type Filters,
 } from './routes/urls.ts';
 import { listOrder, listViews } from './views.ts';
 
@@ -89,6 +89,12 @@ export function detailBody(m: Matrix, base: string): Json {
 
 const floats = (values: number[]) => values.map((v) => new PyFloat(v));
 
+/** The nav field of a site served under a path (none at the host's root, so pages there stay as they were). */
+export function navRoot(base: string): { root?: string } {
+  const root = basePathOf(base);
+  return root ? { root } : {};
+}
+
 export function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_IDS): Nav['formats'] {
   return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
 }
@@ -144,7 +150,7 @@ export function planResources(release: Release, base: string): PlannedResource[]
     planned.push({
       dir: detailDir(baseId),
       get resource() {
-        return detailResource(latest, base, versionLinks, versionsCrumb, `${LIST}/${baseId}/`);
+        return detailResource(latest, base, versionLinks, versionsCrumb, { request: `${LIST}/${baseId}/`, dir: detailDir(baseId) });
       },
     });
     planned.push({
@@ -160,6 +166,7 @@ export function planResources(release: Release, base: string): PlannedResource[]
             request: `${LIST}/${baseId}/versions/?format=api`,
             formats: formatLinks(versionsDir(baseId)),
             breadcrumbs: [LIST_CRUMB, versionsCrumb],
+            ...navRoot(base),
           },
         };
       },
@@ -168,19 +175,23 @@ export function planResources(release: Release, base: string): PlannedResource[]
   return planned;
 }
 
-function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb: Link, request = `${LIST}/${m.matrixId}/`): Resource {
+/** `at`: where a base id answers with its latest version (its public URL and its own folder). */
+function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb: Link, at = { request: `${LIST}/${m.matrixId}/`, dir: detailDir(m.matrixId) }): Resource {
+  const request = at.request;
   return {
     kind: 'detail',
     body: detailBody(m, base),
     matrices: [m],
     nav: {
       title: `${m.matrixId} ${m.name}`,
-      dir: request.replace(/\?.*$/, ''),
+      // The folder its files lie in (a base id's own, in its shard when sharded).
+      dir: at.dir,
       request: `${request}?format=api`,
       formats: formatLinks(detailDir(m.matrixId)),
       logo: logoPath(m.matrixId),
       versions,
       breadcrumbs: [LIST_CRUMB, versionsCrumb, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
+      ...navRoot(base),
     },
   };
 }
@@ -224,6 +235,7 @@ function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, b
           formats: formatLinks(dir(page.number), formats),
           pages: pagesNav(page, dir),
           breadcrumbs: crumbs,
+          ...navRoot(base),
         },
       };
     },

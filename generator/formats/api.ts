@@ -14,6 +14,18 @@ export const API_CSS = '/static/api/site.css';
 export const API_JS = '/static/api/site.js';
 export const SEARCH_PAGE = '/search/';
 
+/**
+ * A page for a site served under a path (--base-url https://example.org/jaspar/):
+ * every root-relative URL in its attributes (href, src, action and the data-
+ * attributes the scripts read) gets the path in front. Pages are written with
+ * site paths ("/api/v1/matrix/page/2/"); this is the one place that turns them
+ * into public hrefs. At the host's root (root "") nothing changes.
+ */
+export function rebase(html: string, root: string | undefined): string {
+  if (!root) return html;
+  return html.replace(/ (href|src|action|data-dir|data-index|data-size-of)="\//g, (_, attribute: string) => ` ${attribute}="${root}/`);
+}
+
 /** The head every page for people shares; `extra`: lines to add before </head>. */
 export function htmlHead(title: string, extra = ''): string {
   return `<!doctype html>
@@ -121,7 +133,7 @@ export const api: Format = {
     const nav = resource.nav;
     const title = `${nav.title} – JASPAR REST API (static mirror)`;
     const formats = nav.formats.map((f) => ({ label: f.format, href: f.href }));
-    return `${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
+    return rebase(`${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
 <script src="${API_JS}"></script>
 ${siteHeader(context.release.name, links(nav.breadcrumbs))}
 <main>
@@ -140,6 +152,6 @@ ${jsonWithLinks(toJson(resource.body, 4))}</pre>
 </main>
 </body>
 </html>
-`;
+`, nav.root);
   },
 };
