@@ -13,10 +13,8 @@ import {
 } from './routes/urls.ts';
 import { filterValues } from './views.ts';
 
-/** Formats of resources that are not matrices: the real service's text formats print matrices only. */
-export const INDEX_FORMATS: readonly FormatId[] = ['api', 'json', 'jsonp', 'yaml'];
-/** Binding sites: JSON and the release's BED file (the sites of one matrix run to thousands of lines). */
-export const SITES_FORMATS: readonly FormatId[] = ['json', 'bed'];
+export { INDEX_FORMATS, SITES_FORMATS } from './routes/table.ts';
+import { INDEX_FORMATS, SITES_FORMATS } from './routes/table.ts';
 
 /** JASPAR's release numbers (rbioapi's rba_jaspar_releases counts them from 1). */
 const RELEASE_NUMBERS: Record<number, number> = { 2004: 1, 2006: 2, 2008: 3, 2010: 4, 2014: 5, 2016: 6, 2018: 7, 2020: 8, 2022: 9, 2024: 10 };

@@ -11,24 +11,8 @@ import {
 } from './routes/urls.ts';
 import { listOrder, listViews } from './views.ts';
 
-/** The page sizes each format is pre-rendered at for the filtered lists and
- *  the unfiltered list beyond the default page size. Each page size repeats
- *  every record, so only JSON (what clients such as rbioapi ask for) has them
- *  all; the other formats have the default page and the largest (the whole
- *  list in a few files), pages for people also 100 a page. BED lists repeat
- *  every site of every matrix shown: the unfiltered list only (the sites of
- *  one matrix: /api/v1/sites/<id>/ or its BED file). Other pairs answer 501. */
-export const VIEW_FORMAT_SIZES: Record<FormatId, readonly number[]> = {
-  api: [10, 100],
-  json: PAGE_SIZES,
-  jsonp: [10, 1000],
-  jaspar: [10, 1000],
-  meme: [10, 1000],
-  transfac: [10, 1000],
-  pfm: [10, 1000],
-  yaml: [10, 1000],
-  bed: [],
-};
+export { VIEW_FORMAT_SIZES } from './routes/table.ts';
+import { VIEW_FORMAT_SIZES } from './routes/table.ts';
 /** The formats of a list view page at a page size. */
 export const viewFormats = (pageSize: number): readonly FormatId[] => FORMAT_IDS.filter((f) => VIEW_FORMAT_SIZES[f].includes(pageSize));
 

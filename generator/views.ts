@@ -6,19 +6,8 @@
 import type { Matrix, Release } from './dataset/types.ts';
 import type { FilterKey, Filters } from './routes/urls.ts';
 
-/** Pre-rendered filter combinations; any other combination is answered with an error. */
-export const FILTER_COMBINATIONS: readonly (readonly FilterKey[])[] = [
-  [],
-  ['collection'],
-  ['tax_group'],
-  ['tax_id'],
-  ['version'],
-  ['collection', 'version'],
-  ['collection', 'tax_group'],
-  ['tax_group', 'version'],
-  ['collection', 'tax_group', 'version'],
-  ['tax_id', 'version'],
-];
+export { FILTER_COMBINATIONS } from './routes/table.ts';
+import { FILTER_COMBINATIONS } from './routes/table.ts';
 
 /** The only value of `version` the real service filters on. */
 export const LATEST = 'latest';

@@ -3,10 +3,8 @@
 // errors for the rest. The documentation page (docs/page.ts) is generated
 // from it, so the two cannot disagree.
 import type { Release } from '../dataset/types.ts';
-import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
+import { INDEX_FORMATS, MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, SITES_FORMATS, UNSUPPORTED_PARAMS, VIEW_FORMAT_SIZES } from '../routes/table.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../hosting/rules.ts';
-import { VIEW_FORMAT_SIZES } from '../resources.ts';
 import { API, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../routes/urls.ts';
 import { LATEST, filterValues } from '../views.ts';
 

@@ -23,15 +23,13 @@
 //   (or a folder with index.html).
 // - netlify dev walks the rules for every request (about 25 µs for each
 //   rule on the request's path with a query), so the busiest come first.
-import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
+import { INDEX_FORMATS, SITES_FORMATS, VIEW_FORMAT_SIZES, FILTER_COMBINATIONS } from '../routes/table.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { VIEW_FORMAT_SIZES } from '../resources.ts';
 import { FLAT, type Layout } from '../routes/shard.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDirIn, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
   sitesApiDir, unsupportedPath, versionsDirIn, type FilterKey, type Filters,
 } from '../routes/urls.ts';
-import { FILTER_COMBINATIONS } from '../views.ts';
 
 export interface RedirectRule {
   from: string;
@@ -55,11 +53,8 @@ export interface RoutingInput {
   root?: string;
 }
 
-/** Query parameters of the real service that a static mirror cannot answer. */
-export const UNSUPPORTED_PARAMS = ['search', 'order', 'name', 'tf_class', 'tf_family', 'data_type', 'class', 'family', 'type'] as const;
-/** page_size values above the real maximum (1000) that are redirected to page_size=1000. */
-export const PAGE_SIZE_ALIASES = ['2000', '5000', '10000'] as const;
-export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1];
+export { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
+import { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
 /** Formats whose file is index.<format>.txt: one placeholder rule (format=:format → index.:format.txt) answers them all. */
 export const TEXT_FORMATS: readonly FormatId[] = FORMAT_IDS.filter((f) => fileName(f) === `index.${f}.txt`);
 
