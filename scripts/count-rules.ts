@@ -8,12 +8,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { routingInput } from '../generator/api-extras.ts';
+import { routingInput } from '../generator/plan/api-extras.ts';
 import { DEFAULT_DATA, DEFAULT_RELEASE_FILE } from '../generator/build.ts';
 import { loadRelease, readReleaseInfo } from '../generator/dataset/load.ts';
 import { headerRules } from '../generator/hosting/headers.ts';
 import { redirectRules } from '../generator/hosting/rules.ts';
-import { defaultPageCount } from '../generator/resources.ts';
+import { defaultPageCount } from '../generator/plan/resources.ts';
 import { chooseLayout } from '../generator/routes/shard.ts';
 import { makeSyntheticRelease } from './synthetic-release.ts';
 

@@ -6,7 +6,7 @@ import type { Release } from '../dataset/types.ts';
 import { INDEX_FORMATS, MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, SITES_FORMATS, UNSUPPORTED_PARAMS, VIEW_FORMAT_SIZES } from '../routes/table.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
 import { API, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../routes/urls.ts';
-import { LATEST, filterValues } from '../views.ts';
+import { LATEST, filterValues } from '../plan/views.ts';
 
 type Schema = { [key: string]: unknown };
 

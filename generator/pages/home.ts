@@ -4,7 +4,7 @@ import type { Release } from '../dataset/types.ts';
 import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
 import { DOWNLOADS } from '../mirror/layout.ts';
-import { listOrder } from '../resources.ts';
+import { listOrder } from '../plan/resources.ts';
 import { LIST, basePathOf, detailDir, listDir, pageHref, pathUrl } from '../routes/urls.ts';
 
 export function homePage(release: Release, base: string, listPages: number): string {

@@ -4,7 +4,7 @@
 // works on any static host.
 import type { Release } from '../dataset/types.ts';
 import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
-import { listOrder } from '../resources.ts';
+import { listOrder } from '../plan/resources.ts';
 import { basePathOf, listDir } from '../routes/urls.ts';
 
 export const SEARCH_INDEX = '/static/search/index.json';
