@@ -28,7 +28,7 @@ import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.t
 import { FLAT, type Layout } from '../routes/shard.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDirIn, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
-  sitesApiDir, unsupportedPath, versionsDirIn, type FilterKey, type Filters,
+  queryString, sitesApiDir, unsupportedPath, versionsDirIn, type FilterKey, type Filters,
 } from '../routes/urls.ts';
 
 export interface RedirectRule {
@@ -172,8 +172,7 @@ function listFamilyRules(family: ListFamily, release: string, tail: RedirectRule
       // Above the real maximum the real service answers page_size=1000: so does the mirror, by a redirect that keeps every parameter.
       for (const alias of PAGE_SIZE_ALIASES) {
         const query = { ...base, page_size: alias, ...(shape.page ? { page: ':page' } : {}), ...(shape.format ? { format: ':format' } : {}) };
-        const target = Object.entries({ ...query, page_size: String(MAX_PAGE_SIZE) }).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
-        rules.push(rule(query, `${family.from}/?${target}`, 301));
+        rules.push(rule(query, `${family.from}/${queryString({ ...query, page_size: String(MAX_PAGE_SIZE) }, { sorted: true, raw: true })}`, 301));
       }
       rules.push(rule({ ...base, page_size: ':page_size' }, unsupportedPath('page-size'), 501));
     }

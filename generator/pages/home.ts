@@ -5,11 +5,12 @@ import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
 import { DOWNLOADS } from '../mirror/layout.ts';
 import { listOrder } from '../plan/resources.ts';
-import { LIST, basePathOf, detailDir, listDir, pageHref, pathUrl } from '../routes/urls.ts';
+import { LIST, basePathOf, detailDir, listDir, pageHref, pathUrl, queryString } from '../routes/urls.ts';
 
 export function homePage(release: Release, base: string, listPages: number): string {
   const example = listOrder(release.matrices)[0];
-  const formatRows = FORMAT_IDS.map((f) => `<tr><td><code>${f}</code></td><td><a href="${LIST}?format=${f}&amp;page=1"><code>${LIST}?format=${f}&amp;page=1</code></a></td><td><a href="${escapeHtml(pathUrl(listDir(1), f))}"><code>${escapeHtml(pathUrl(listDir(1), f))}</code></a></td></tr>`).join('\n');
+  const query = (f: string) => escapeHtml(`${LIST}${queryString({ format: f, page: '1' })}`);
+  const formatRows = FORMAT_IDS.map((f) => `<tr><td><code>${f}</code></td><td><a href="${query(f)}"><code>${query(f)}</code></a></td><td><a href="${escapeHtml(pathUrl(listDir(1), f))}"><code>${escapeHtml(pathUrl(listDir(1), f))}</code></a></td></tr>`).join('\n');
   const id = example ? escapeHtml(example.matrixId) : '';
   return rebase(`${htmlHead(`JASPAR REST API – static mirror of ${release.info.name}`)}<body>
 ${siteHeader(release.info.name)}

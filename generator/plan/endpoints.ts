@@ -8,7 +8,7 @@ import { PyFloat, type Json, type Link, type Resource } from '../formats/types.t
 import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
 import { paginate } from '../routes/paginate.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, detailDir, indexDir, indexQueryUrl, indexUrl, pageHref, pathUrl,
+  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
   releaseDir, sitesApiDir, sitesUrl, type FilterKey,
 } from '../routes/urls.ts';
 import { filterValues } from './views.ts';
@@ -32,7 +32,7 @@ export function indexLists(release: Release, base: string): IndexList[] {
   const values = filterValues(release);
   const speciesNames = new Map<string, string>();
   for (const m of release.matrices) for (const s of m.species) if (s.taxId !== null && !speciesNames.has(String(s.taxId))) speciesNames.set(String(s.taxId), s.name);
-  const matrixQuery = (key: FilterKey, value: string) => `${base}${LIST}/?${key}=${encodeURIComponent(value)}`;
+  const matrixQuery = (key: FilterKey, value: string) => `${base}${LIST}/${queryString({ [key]: value })}`;
   return [
     {
       endpoint: 'collections',
@@ -96,7 +96,7 @@ export function planIndexList(list: IndexList, base: string): PlannedResource[] 
           nav: {
             title: list.title,
             dir,
-            request: `${API}/${list.endpoint}/?format=api&page=${page.number}${pageSize === DEFAULT_PAGE_SIZE ? '' : `&page_size=${pageSize}`}`,
+            request: indexRequest(list.endpoint, 'api', page.number, pageSize),
             formats: formatLinks(dir, INDEX_FORMATS),
             pages: pagesNav(page, (n) => indexDir(list.endpoint, n, pageSize)),
             breadcrumbs: [API_CRUMB, { label: list.title, href: indexDir(list.endpoint) }],
@@ -128,7 +128,7 @@ export function planRoot(release: Release, base: string): PlannedResource {
       kind: 'index',
       body,
       matrices: [],
-      nav: { title: `API root – ${release.info.name}`, dir: ROOT_DIR, request: `${API}/?format=api`, formats: formatLinks(ROOT_DIR, INDEX_FORMATS), breadcrumbs: [API_CRUMB], ...navRoot(base) },
+      nav: { title: `API root – ${release.info.name}`, dir: ROOT_DIR, request: apiPageUrl(ROOT_DIR), formats: formatLinks(ROOT_DIR, INDEX_FORMATS), breadcrumbs: [API_CRUMB], ...navRoot(base) },
     },
     formats: INDEX_FORMATS,
   };
@@ -146,7 +146,7 @@ export function planReleases(release: Release, base: string): PlannedResource[] 
         kind: 'index',
         body,
         matrices: [],
-        nav: { title: release.info.name, dir, request: `${dir}?format=api`, formats: formatLinks(dir, INDEX_FORMATS), breadcrumbs: [API_CRUMB, { label: 'Releases', href: indexDir('releases') }], ...navRoot(base) },
+        nav: { title: release.info.name, dir, request: apiPageUrl(dir), formats: formatLinks(dir, INDEX_FORMATS), breadcrumbs: [API_CRUMB, { label: 'Releases', href: indexDir('releases') }], ...navRoot(base) },
       },
       formats: INDEX_FORMATS,
     };
@@ -192,7 +192,7 @@ export function planSites(release: Release, base: string): PlannedResource[] {
             nav: {
               title: `Binding sites of ${m.matrixId} ${m.name}`,
               dir,
-              request: `${dir}?format=api`,
+              request: apiPageUrl(dir),
               formats: formatLinks(dir, SITES_FORMATS),
               breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
               ...navRoot(base),

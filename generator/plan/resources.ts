@@ -7,7 +7,7 @@ import { PyFloat, type Json, type Link, type Nav, type Resource } from '../forma
 import { paginate, type Page } from '../routes/paginate.ts';
 import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
-  versionsDir, versionsUrl, basePathOf, type Filters,
+  versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, type Filters,
 } from '../routes/urls.ts';
 import { listOrder, listViews } from './views.ts';
 
@@ -147,7 +147,7 @@ export function planResources(release: Release, base: string): PlannedResource[]
           nav: {
             title: `${baseId} versions`,
             dir: versionsDir(baseId),
-            request: `${LIST}/${baseId}/versions/?format=api`,
+            request: apiPageUrl(`${LIST}/${baseId}/versions/`),
             formats: formatLinks(versionsDir(baseId)),
             breadcrumbs: [LIST_CRUMB, versionsCrumb],
             ...navRoot(base),
@@ -170,7 +170,7 @@ function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb
       title: `${m.matrixId} ${m.name}`,
       // The folder its files lie in (a base id's own, in its shard when sharded).
       dir: at.dir,
-      request: `${request}?format=api`,
+      request: apiPageUrl(request),
       formats: formatLinks(detailDir(m.matrixId)),
       logo: logoPath(m.matrixId),
       versions,
@@ -195,10 +195,8 @@ function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, b
   const formats = isDefault ? FORMAT_IDS : viewFormats(pageSize);
   const described = describeFilters(filters);
   const title = `Matrix List${described ? ` (${described})` : ''}`;
-  const query = [...Object.entries(filters), ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)]])]
-    .map(([k, v]) => `&${k}=${v}`)
-    .sort()
-    .join('');
+  // The request line of the page for people: format and page, then the filters and page size by key.
+  const rest = [...Object.entries(filters), ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)]])].sort(([a], [b]) => (a < b ? -1 : 1)) as [string, string][];
   const dir = (n: number) => listDir(n, pageSize, filters);
   const crumbs: Link[] = isDefault ? [LIST_CRUMB] : [LIST_CRUMB, { label: described ? `${described}, ${pageSize} a page` : `${pageSize} a page`, href: dir(1) }];
   return paginate(matrices, pageSize).map((page) => ({
@@ -215,7 +213,7 @@ function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, b
         nav: {
           title,
           dir: dir(page.number),
-          request: `${LIST}/?format=api&page=${page.number}${query}`,
+          request: `${LIST}/${queryString([['format', 'api'], ['page', String(page.number)], ...rest])}`,
           formats: formatLinks(dir(page.number), formats),
           pages: pagesNav(page, dir),
           breadcrumbs: crumbs,

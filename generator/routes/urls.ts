@@ -45,13 +45,28 @@ export function pathUrl(dir: string, format: FormatId): string {
   return format === 'api' ? dir : `${dir}${fileName(format)}`;
 }
 
+/**
+ * The one query-string builder: "?k=v&k=v" from pairs in the order given, or
+ * sorted by key (the real service writes next/previous with its keys in
+ * alphabetical order). Values are percent-encoded, unless `raw` (Netlify
+ * placeholders such as ":page" must stay as they are). "" for no pairs.
+ */
+export function queryString(params: Record<string, string> | readonly (readonly [string, string])[], options: { sorted?: boolean; raw?: boolean } = {}): string {
+  const pairs = Array.isArray(params) ? [...(params as [string, string][])] : Object.entries(params as Record<string, string>);
+  if (options.sorted) pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return pairs.length ? `?${pairs.map(([k, v]) => `${k}=${options.raw ? v : encodeURIComponent(v)}`).join('&')}` : '';
+}
+
+/** A folder's page for people as a query URL ("…/MA0004.1/?format=api"). */
+export const apiPageUrl = (dir: string) => `${dir}${queryString({ format: 'api' })}`;
+
 /** Where pages for people link to a resource's own page. On Netlify a
  *  matrix or versions folder URL answers JSON (the API's default format),
  *  so those links ask for the page with ?format=api, which static hosts
  *  answer with the folder's index.html as well. List page folders have no
  *  rule and are linked as they are. */
 export function pageHref(dir: string): string {
-  return isListDir(dir) ? dir : `${dir}?format=api`;
+  return isListDir(dir) ? dir : apiPageUrl(dir);
 }
 
 export const isListDir = (dir: string) => dir.startsWith(`${LIST}/`) && /\/page\/[0-9]+\/$/.test(dir);
@@ -66,14 +81,13 @@ export function listQueryUrl(base: string, format: FormatId, page: number, pageS
   const params: [string, string][] = [['format', format], ['page', String(page)]];
   if (pageSize !== DEFAULT_PAGE_SIZE) params.push(['page_size', String(pageSize)]);
   for (const key of FILTER_KEYS) if (filters[key] !== undefined) params.push([key, filters[key]!]);
-  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${base}${LIST}?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
+  return `${base}${LIST}${queryString(params, { sorted: true })}`;
 }
 export const detailUrl = (base: string, matrixId: string) => `${base}${LIST}/${matrixId}/`;
-export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${base}${LIST}/${matrixId}/?format=${format}`;
+export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${base}${LIST}/${matrixId}/${queryString({ format })}`;
 /** The real service writes versions_url without a trailing slash. */
 export const versionsUrl = (base: string, baseId: string) => `${base}${LIST}/${baseId}/versions`;
-export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/?format=${format}`;
+export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/${queryString({ format })}`;
 
 export const LOGOS = '/static/logos/svg/';
 export const logoPath = (matrixId: string) => `${LOGOS}${logoName(matrixId)}`;
@@ -97,7 +111,11 @@ export const indexDir = (endpoint: string, page: number | string = 1, pageSize: 
   `${API}/${endpoint}/${pageSize === DEFAULT_PAGE_SIZE ? '' : `page_size/${pageSize}/`}page/${page}/`;
 export const indexUrl = (base: string, endpoint: string) => `${base}${API}/${endpoint}/`;
 export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
-  return `${base}${API}/${endpoint}/?format=${format}&page=${page}${pageSize === DEFAULT_PAGE_SIZE ? '' : `&page_size=${pageSize}`}`;
+  return `${base}${indexRequest(endpoint, format, page, pageSize)}`;
+}
+/** An index list's page as the real API is asked for it (format, page, then page_size unless the default). */
+export function indexRequest(endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
+  return `${API}/${endpoint}/${queryString([['format', format], ['page', String(page)], ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)] as const])])}`;
 }
 export const releaseDir = (year: number | string) => `${API}/releases/${year}/`;
 export const sitesApiDir = (matrixId: string) => `${API}/sites/${matrixId}/`;
