@@ -14,8 +14,28 @@
 //   /404.html: rules never fall through to the next one. Production Netlify
 //   sends 404; netlify dev keeps the rule's status (200). Filter values,
 //   pages and ids are placeholders all the same (a literal rule per value
-//   would be tens of thousands); only the unfiltered list's pages are
-//   literal (up to LITERAL_PAGES), for the real "Invalid page." answer.
+//   would be tens of thousands), also the unfiltered list's pages: a page
+//   past the end answers "Not found." where the real service says
+//   "Invalid page." (exact, it cost 5,300 literal rules for JASPAR 2024).
+// - A placeholder may sit inside a file name: format=:format →
+//   index.:format.txt answers every text format (jaspar, meme, transfac,
+//   pfm, bed) of a filtered list with one rule where each needed its own.
+// - A splat may follow a partial segment: /api/v1/matrix/MA* matches
+//   /api/v1/matrix/MA0004.1 with "0004.1" as :splat. That is how sharded id
+//   folders (routes/shard.ts) are reached: one set of rules per shard.
+// - A redirect whose target has no query passes the request's whole query
+//   on; one with a query passes nothing on: the page_size redirects name
+//   every parameter they keep.
+// - One rule answers a request (no chaining). Every combination of present
+//   parameters (filters × page_size × page × format × release, on four list
+//   endpoints) needs rules of its own: about 4,800 for JASPAR 2024 and as
+//   many for a release ten times larger (scripts/count-rules.ts). Going
+//   under Netlify's advice of 1,000 would take dropping answers (formats or
+//   release= on the collection/taxon/species endpoints, 501s for page sizes
+//   not pre-rendered) or an edge function.
+// - A site under a path (--base-url https://example.org/jaspar/) gets every
+//   from and to under that path; Netlify reads _redirects at the root of
+//   what it publishes, so copy it there (test/e2e/base-path-and-shards.test.ts).
 // - A rewrite may answer 501 (and 404); a 400 turns it into a redirect.
 // - Literal rules never match a path with a double slash
 //   (/api/v1//matrix/MA0600.2/); placeholder rules do.
