@@ -13,11 +13,13 @@ import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
 import { homePage } from './pages/home.ts';
-import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search.ts';
+import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { planEndpoints } from './plan/endpoints.ts';
 import { defaultPageCount, planResources, withFormat } from './plan/resources.ts';
-import { LIST, basePathOf, errorPaths, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
+import {
+  HOME, LIST, NOT_FOUND_PAGE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+} from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
@@ -83,29 +85,29 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const p of planned) plan.addResource(p);
   // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
   const firstPage = planned.find((p) => p.neighbours?.previous === null && p.resource.kind === 'list')!;
-  plan.add(`${LIST.slice(1)}/index.html`, FORMATS.api.render(withFormat(firstPage, 'api'), context));
+  plan.add(outputFile(`${LIST}/`), FORMATS.api.render(withFormat(firstPage, 'api'), context));
   for (const m of release.matrices) {
     plan.addLogo(m);
-    if (m.sites !== null) plan.add(sitesPath(m.matrixId).slice(1), m.sites);
+    if (m.sites !== null) plan.add(outputFile(sitesPath(m.matrixId)), m.sites);
   }
-  plan.add(errorPaths.notFound.slice(1), NOT_FOUND);
-  plan.add(errorPaths.invalidPage.slice(1), INVALID_PAGE);
+  plan.add(outputFile(errorPaths.notFound), NOT_FOUND);
+  plan.add(outputFile(errorPaths.invalidPage), INVALID_PAGE);
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
-  plan.add('404.html', NOT_FOUND);
+  plan.add(outputFile(NOT_FOUND_PAGE), NOT_FOUND);
   const rules = redirectRules(routingInput(release, listPages, layout, base));
   plan.add('_redirects', printRedirects(rules));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
   for (const [file, content] of apiExtras(release, base, planned, context)) plan.add(file, content);
   const root = basePathOf(base);
   plan.add('_headers', printHeaders(headerRules(root)));
-  plan.add('static/api/site.css', readFileSync(path.join(ASSETS, 'site.css')));
+  plan.add(outputFile(SITE_CSS), readFileSync(path.join(ASSETS, 'site.css')));
   // The scripts with the route map in front (routes/client.ts).
-  plan.add('static/api/site.js', withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
-  plan.add(SEARCH_JS.slice(1), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
-  plan.add(SEARCH_INDEX.slice(1), searchIndex(release));
-  plan.add('search/index.html', searchPage(release, base));
-  plan.add('index.html', homePage(release, base, listPages));
+  plan.add(outputFile(SITE_JS), withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
+  plan.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
+  plan.add(outputFile(SEARCH_INDEX), searchIndex(release));
+  plan.add(outputFile(SEARCH_PAGE), searchPage(release, base));
+  plan.add(outputFile(HOME), homePage(release, base, listPages));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, context)) plan.add(file, content);
   plan.checkFolderSizes();

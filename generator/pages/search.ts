@@ -5,10 +5,9 @@
 import type { Release } from '../dataset/types.ts';
 import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
 import { listOrder } from '../plan/resources.ts';
-import { basePathOf, listDir } from '../routes/urls.ts';
+import { SEARCH_INDEX, SEARCH_JS, basePathOf, listDir } from '../routes/urls.ts';
 
-export const SEARCH_INDEX = '/static/search/index.json';
-export const SEARCH_JS = '/static/api/search.js';
+export { SEARCH_INDEX, SEARCH_JS };
 
 export function searchIndex(release: Release): string {
   const rows = listOrder(release.matrices).map((m) => [m.matrixId, m.name, m.collection, m.taxGroup]);

@@ -4,10 +4,11 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
+import { API, LIST } from './paths.ts';
 import { idSegment, idSegmentIn, logoName, logoNameIn, type Layout } from './shard.ts';
 
-export const API = '/api/v1';
-export const LIST = `${API}/matrix`;
+export * from './paths.ts';
+
 
 /** File name of a resource in format f inside its folder. The api format is
  *  index.html so that a static server answers the folder URL with the page. */
@@ -104,6 +105,9 @@ export const errorPaths = {
 /** The JSON error answering a request the mirror cannot answer (501). */
 export const unsupportedPath = (what: string) => `${API}/errors/unsupported/${what}.json`;
 
+/** Output path (relative, no leading slash) of a root-relative file or folder path (a folder's index.html). */
+export const outputFile = (urlPath: string) => (urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath).slice(1);
+
 // The other endpoints of the real service.
 export const ROOT_DIR = `${API}/`;
 /** Folder of an index list (collections, taxon, species, releases) page. */
@@ -121,8 +125,6 @@ export const releaseDir = (year: number | string) => `${API}/releases/${year}/`;
 export const sitesApiDir = (matrixId: string) => `${API}/sites/${matrixId}/`;
 export const OPENAPI_JSON = `${API}/openapi.json`;
 export const OPENAPI_YAML = `${API}/openapi.yaml`;
-/** The documentation page; also answers rbioapi's health check (HEAD /api/v1/live-api/). */
-export const DOCS_DIR = `${API}/live-api/`;
 
 /** The path a base URL puts the site under, without a trailing slash: "" at the
  *  host's root, "/jaspar" for https://example.org/jaspar/. Every root-relative
