@@ -194,6 +194,10 @@ function listFamilyRules(family: ListFamily, release: string, tail: RedirectRule
         const query = { ...base, page_size: alias, ...(shape.page ? { page: ':page' } : {}), ...(shape.format ? { format: ':format' } : {}) };
         rules.push(rule(query, `${family.from}/${queryString({ ...query, page_size: String(MAX_PAGE_SIZE) }, { sorted: true, raw: true })}`, 301));
       }
+      // Repeated after each shape with a page size, on purpose: keeping only
+      // the first (the later ones look unreachable) made netlify dev answer
+      // ?collection=CORE&page_size=1000&format=meme with this 501. Its query
+      // matching is not plain first-match-in-order; measured, not modelled.
       rules.push(rule({ ...base, page_size: ':page_size' }, unsupportedPath('page-size'), 501));
     }
   };
