@@ -15,17 +15,20 @@ import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
 import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
-import { SEARCH_INDEX, SEARCH_JS, searchIndex, searchPage } from './pages/search.ts';
-import { apiExtras, routingInput } from './api-extras.ts';
-import { planEndpoints } from './endpoints.ts';
-import { defaultPageCount, planResources, withFormat } from './resources.ts';
-import { LIST, errorPaths, sitesPath, normaliseBaseUrl } from './routes/urls.ts';
+import { searchIndex, searchPage } from './pages/search.ts';
+import { apiExtras, routingInput } from './plan/api-extras.ts';
+import { planEndpoints } from './plan/endpoints.ts';
+import { defaultPageCount, planResources, withFormat } from './plan/resources.ts';
+import {
+  HOME, LIST, NOT_FOUND_PAGE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+} from './routes/urls.ts';
+import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
-import { chooseLayout, currentLayout, useLayout } from './routes/shard.ts';
+import { chooseLayout, currentLayout, useLayout, type Layout } from './routes/shard.ts';
 import { writeMirror } from './mirror/archive.ts';
-import { downloadFiles } from './mirror/plan.ts';
+import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles } from './edge/build-indexes.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +47,8 @@ export interface BuildOptions {
   workers?: number;
   /** Progress on stderr when it is a terminal. */
   progress?: boolean;
+  /** The folder layout (routes/shard.ts); default: chosen from the release's size. Tests force a sharded layout on a small release. */
+  layout?: Layout;
 }
 
 export interface BuildReport {
@@ -73,7 +78,9 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
   const { release, notes } = readRelease(options.dataDir, info);
   // Shard folders only for a release too large for one folder (routes/shard.ts).
-  useLayout(chooseLayout({ matrixIds: release.matrices.length, baseIds: new Set(release.matrices.map((m) => m.baseId)).size }));
+  const ids = { matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] };
+  const layout = options.layout ?? chooseLayout(ids);
+  useLayout(layout);
   const base = normaliseBaseUrl(options.baseUrl);
   const planned = [...planResources(release, base), ...planEndpoints(release, base)];
   const context = formatContext(info);
@@ -84,29 +91,31 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const p of planned) plan.addResource(p);
   // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
   const firstPage = planned.find((p) => p.neighbours?.previous === null && p.resource.kind === 'list')!;
-  plan.add(`${LIST.slice(1)}/index.html`, FORMATS.api.render(withFormat(firstPage, 'api'), context));
+  plan.add(outputFile(`${LIST}/`), FORMATS.api.render(withFormat(firstPage, 'api'), context));
   for (const m of release.matrices) {
     plan.addLogo(m);
-    if (m.sites !== null) plan.add(sitesPath(m.matrixId).slice(1), m.sites);
+    if (m.sites !== null) plan.add(outputFile(sitesPath(m.matrixId)), m.sites);
   }
-  plan.add(errorPaths.notFound.slice(1), NOT_FOUND);
-  plan.add(errorPaths.invalidPage.slice(1), INVALID_PAGE);
+  plan.add(outputFile(errorPaths.notFound), NOT_FOUND);
+  plan.add(outputFile(errorPaths.invalidPage), INVALID_PAGE);
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
-  plan.add('404.html', NOT_FOUND);
-  const rules = redirectRules(routingInput(release, listPages));
+  plan.add(outputFile(NOT_FOUND_PAGE), NOT_FOUND);
+  const rules = redirectRules(routingInput(release, listPages, layout, base));
   plan.add('_redirects', printRedirects(rules));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
   for (const [file, content] of apiExtras(release, base, planned, context)) plan.add(file, content);
-  plan.add('_headers', printHeaders(headerRules()));
+  const root = basePathOf(base);
+  plan.add('_headers', printHeaders(headerRules(root)));
   // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
-  for (const [file, content] of serverConfigs({ prefix: new URL(base).pathname, layout: currentLayout(), pageCount: listPages, year: release.info.year })) plan.add(file, content);
-  plan.add('static/api/site.css', readFileSync(path.join(ASSETS, 'site.css')));
-  plan.add('static/api/site.js', readFileSync(path.join(ASSETS, 'site.js')));
-  plan.add(SEARCH_JS.slice(1), readFileSync(path.join(ASSETS, 'search.js')));
-  plan.add(SEARCH_INDEX.slice(1), searchIndex(release));
-  plan.add('search/index.html', searchPage(release));
-  plan.add('index.html', homePage(release, base, listPages));
+  for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: release.info.year })) plan.add(file, content);
+  plan.add(outputFile(SITE_CSS), readFileSync(path.join(ASSETS, 'site.css')));
+  // The scripts with the route map in front (routes/client.ts).
+  plan.add(outputFile(SITE_JS), withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
+  plan.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
+  plan.add(outputFile(SEARCH_INDEX), searchIndex(release));
+  plan.add(outputFile(SEARCH_PAGE), searchPage(release, base));
+  plan.add(outputFile(HOME), homePage(release, base, listPages));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, context)) plan.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.

@@ -5,6 +5,7 @@
 // textContent, never as HTML.
 (function () {
   'use strict';
+  var ROUTES = window.JASPAR_ROUTES;
   var MAX = 200;
   var input = document.getElementById('site-search');
   var status = document.getElementById('search-status');
@@ -47,8 +48,10 @@
     var body = document.createElement('tbody');
     found.slice(0, MAX).forEach(function (row) {
       var tr = document.createElement('tr');
-      // ?format=api: on Netlify the folder URL answers JSON.
-      var href = '/api/v1/matrix/' + encodeURIComponent(row[0]) + '/?format=api';
+      // ?format=api: on Netlify the folder URL answers JSON. Folders and
+      // logos as the build laid them out (JASPAR_ROUTES, generator/routes/client.ts).
+      var id = encodeURIComponent(row[0]);
+      var href = ROUTES.list + (ROUTES.idShard ? id.slice(0, ROUTES.idShard) + '/' : '') + id + '/?format=api';
       var a = document.createElement('a');
       a.href = href;
       a.textContent = row[0];
@@ -57,7 +60,7 @@
       cell(tr, row[2]);
       cell(tr, row[3]);
       var img = document.createElement('img');
-      img.src = '/static/logos/svg/' + encodeURIComponent(row[0]) + '.svg';
+      img.src = ROUTES.logos + (ROUTES.logoShard ? id.slice(0, ROUTES.logoShard) + '/' : '') + id + '.svg';
       img.alt = 'Sequence logo of ' + row[0];
       img.height = 60;
       img.loading = 'lazy';

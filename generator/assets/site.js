@@ -4,15 +4,15 @@
 // when this page does not answer it, moves to the file that does, before the
 // rest of the page loads. On Netlify the redirect rules answer queries, so
 // the page served already answers its query and the script does nothing.
+// The folder layout comes from JASPAR_ROUTES, which the build writes in
+// front of this script (generator/routes/client.ts).
 (function () {
   'use strict';
-  var FILES = {
-    api: '', json: 'index.json', jsonp: 'index.js', yaml: 'index.yaml', jaspar: 'index.jaspar.txt',
-    meme: 'index.meme.txt', transfac: 'index.transfac.txt', pfm: 'index.pfm.txt', bed: 'index.bed.txt'
-  };
+  var ROUTES = window.JASPAR_ROUTES;
+  var FILES = ROUTES.files;
   var body = document.body;
   var query = new URLSearchParams(window.location.search);
-  var FILTERS = ['collection', 'tax_group', 'tax_id', 'version'];
+  var FILTERS = ROUTES.filters;
   var relevant = ['format', 'page', 'page_size'].concat(FILTERS);
   var any = false;
   for (var k = 0; k < relevant.length; k++) any = any || query.has(relevant[k]);
@@ -41,7 +41,7 @@
   if (kind === 'list') {
     // The list view the query asks for: filters and page size are folders
     // (/api/v1/matrix/collection/CORE/page_size/1000/page/2/), as the build lays them out.
-    var pageless = /page\/[0-9]+\/$/;
+    var pageless = new RegExp(ROUTES.page + '[0-9]+/$');
     var viewDir = dir.replace(pageless, '');
     var asked = query.has('page_size');
     for (var i = 0; i < FILTERS.length; i++) asked = asked || query.has(FILTERS[i]);
@@ -52,21 +52,21 @@
       var values = {};
       for (var p = 0; p < parts.length - 1; p++) if (FILTERS.indexOf(parts[p]) >= 0) values[parts[p]] = parts[p + 1];
       for (var q = 0; q < FILTERS.length; q++) if (query.has(FILTERS[q])) values[FILTERS[q]] = encodeURIComponent(query.get(FILTERS[q]));
-      viewDir = '/api/v1/matrix/';
+      viewDir = ROUTES.list;
       for (var j = 0; j < FILTERS.length; j++) {
         if (Object.prototype.hasOwnProperty.call(values, FILTERS[j])) viewDir += FILTERS[j] + '/' + values[FILTERS[j]] + '/';
       }
       var size = query.get('page_size');
-      if (size !== null && size !== '10') viewDir += 'page_size/' + encodeURIComponent(size) + '/';
+      if (size !== null && size !== String(ROUTES.defaultPageSize)) viewDir += ROUTES.pageSize + encodeURIComponent(size) + '/';
     }
     var sameView = viewDir === dir.replace(pageless, '');
     var last = Number(body.getAttribute('data-last-page'));
     // Without ?page= a query URL means page 1; a page folder itself means that page.
-    var here = window.location.pathname.indexOf('/page/') >= 0 && sameView ? body.getAttribute('data-page') : '1';
+    var here = window.location.pathname.indexOf('/' + ROUTES.page) >= 0 && sameView ? body.getAttribute('data-page') : '1';
     var page = query.has('page') ? query.get('page') : here;
     if (page === 'last') {
       // Only the view's own pages know their last page: ask its first page.
-      if (!sameView) { window.location.replace(viewDir + 'page/1/' + window.location.search); return; }
+      if (!sameView) { window.location.replace(viewDir + ROUTES.page + '1/' + window.location.search); return; }
       page = String(last);
     }
     if (!/^[0-9]+$/.test(page) || Number(page) < 1 || (sameView && Number(page) > last)) {
@@ -74,7 +74,7 @@
       return;
     }
     if (format === 'api' && sameView && Number(page) === Number(body.getAttribute('data-page'))) return;
-    dir = viewDir + 'page/' + Number(page) + '/';
+    dir = viewDir + ROUTES.page + Number(page) + '/';
   } else if (format === 'api') {
     return;
   }

@@ -3,12 +3,14 @@
 // errors for the rest. The documentation page (docs/page.ts) is generated
 // from it, so the two cannot disagree.
 import type { Release } from '../dataset/types.ts';
-import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
+import { INDEX_FORMATS, MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, SITES_FORMATS, UNSUPPORTED_PARAMS, VIEW_FORMAT_SIZES } from '../routes/table.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../hosting/rules.ts';
-import { VIEW_FORMAT_SIZES } from '../resources.ts';
-import { API, DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../routes/urls.ts';
-import { LATEST, filterValues } from '../views.ts';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, queryString } from '../routes/urls.ts';
+import { LATEST, filterValues } from '../plan/views.ts';
+import { fill, routeTable, type RouteKind } from '../routes/table.ts';
+
+/** Public path of each resource kind, from the route table: the OpenAPI paths spell no URL. */
+const P = Object.fromEntries(routeTable().routes.map((r) => [r.kind, r.path])) as Record<RouteKind, string>;
 
 type Schema = { [key: string]: unknown };
 
@@ -85,52 +87,52 @@ export function openApi(release: Release, base: string): OpenApi {
   const withSites = release.matrices.find((m) => m.sites !== null)?.matrixId ?? example;
 
   const paths: OpenApi['paths'] = {
-    [`${API}/`]: { get: { summary: 'API root', description: 'Links to every endpoint.', parameters: [format(INDEX_FORMATS)], example: `${API}/`, responses: { '200': { description: 'The endpoints.' } } } },
-    [`${API}/matrix/`]: {
+    [P.root]: { get: { summary: 'API root', description: 'Links to every endpoint.', parameters: [format(INDEX_FORMATS)], example: P.root, responses: { '200': { description: 'The endpoints.' } } } },
+    [P.list]: {
       get: {
         summary: 'List matrices',
         description: `All matrices of ${release.info.name} ordered by name, ${DEFAULT_PAGE_SIZE} a page unless page_size says otherwise. Filters: one of collection, tax_group, tax_id, version=latest, or collection + tax_group + version together (as JASPAR's download bundles), or tax_id + version. Every value the release holds is pre-rendered. next and previous keep the format, page_size and filters, keys in alphabetical order.`,
         parameters: [...listParams, ...filters],
-        example: `${API}/matrix/?collection=CORE&page_size=1000&tax_group=${firstGroup}&version=latest`,
+        example: `${P.list}${queryString({ collection: 'CORE', page_size: '1000', tax_group: firstGroup, version: LATEST }, { sorted: true })}`,
         responses: listOf('MatrixList'),
       },
     },
-    [`${API}/matrix/{matrix_id}/`]: {
+    [P.detail]: {
       get: {
         summary: 'One matrix',
         description: 'A matrix by its id (base_id.version); a base id alone answers its latest version.',
         parameters: [pathParam('matrix_id', 'Matrix id, e.g. MA0139.1, or a base id, e.g. MA0139.'), format(FORMAT_IDS)],
-        example: `${API}/matrix/${example}/`,
+        example: fill(P.detail, { matrix_id: example }),
         responses: { '200': { description: 'The matrix.', schema: 'MatrixDetail' }, '404': errors['404'] },
       },
     },
-    [`${API}/matrix/{base_id}/versions/`]: {
+    [P.versions]: {
       get: {
         summary: 'Versions of a matrix',
         description: 'Every version of a base id ({count, results}; not paginated).',
         parameters: [pathParam('base_id', 'Base id, e.g. MA0139.'), format(FORMAT_IDS)],
-        example: `${API}/matrix/${exampleBase}/versions/`,
+        example: fill(P.versions, { base_id: exampleBase }),
         responses: { '200': { description: 'The versions.', schema: 'MatrixVersions' }, '404': errors['404'] },
       },
     },
-    [`${API}/collections/`]: { get: { summary: 'Collections', description: 'The collections of the release.', parameters: indexParams, example: `${API}/collections/`, responses: listOf('NamedList') } },
-    [`${API}/collections/{collection}/`]: {
-      get: { summary: 'Matrices of a collection', description: 'Same as /api/v1/matrix/?collection=…; adds tax_group and version.', parameters: [pathParam('collection', 'Collection.', values.collection), ...listParams, filters[1], filters[3]], example: `${API}/collections/${firstCollection}/?page_size=1000&page=1`, responses: listOf('MatrixList') },
+    [P.collections]: { get: { summary: 'Collections', description: 'The collections of the release.', parameters: indexParams, example: P.collections, responses: listOf('NamedList') } },
+    [P.collection]: {
+      get: { summary: 'Matrices of a collection', description: 'Same as /api/v1/matrix/?collection=…; adds tax_group and version.', parameters: [pathParam('collection', 'Collection.', values.collection), ...listParams, filters[1], filters[3]], example: `${fill(P.collection, { collection: firstCollection })}${queryString([['page_size', '1000'], ['page', '1']])}`, responses: listOf('MatrixList') },
     },
-    [`${API}/taxon/`]: { get: { summary: 'Taxonomic groups', description: 'The taxonomic groups of the release.', parameters: indexParams, example: `${API}/taxon/`, responses: listOf('NamedList') } },
-    [`${API}/taxon/{tax_group}/`]: {
-      get: { summary: 'Matrices of a taxonomic group', description: 'Same as /api/v1/matrix/?tax_group=…; adds collection and version.', parameters: [pathParam('tax_group', 'Taxonomic group.', values.tax_group), ...listParams, filters[0], filters[3]], example: `${API}/taxon/${firstGroup}/?page=1&page_size=1000`, responses: listOf('MatrixList') },
+    [P.taxa]: { get: { summary: 'Taxonomic groups', description: 'The taxonomic groups of the release.', parameters: indexParams, example: P.taxa, responses: listOf('NamedList') } },
+    [P.taxon]: {
+      get: { summary: 'Matrices of a taxonomic group', description: 'Same as /api/v1/matrix/?tax_group=…; adds collection and version.', parameters: [pathParam('tax_group', 'Taxonomic group.', values.tax_group), ...listParams, filters[0], filters[3]], example: `${fill(P.taxon, { tax_group: firstGroup })}${queryString([['page', '1'], ['page_size', '1000']])}`, responses: listOf('MatrixList') },
     },
-    [`${API}/species/`]: { get: { summary: 'Species', description: 'The species (NCBI taxonomy ids) the release names.', parameters: indexParams, example: `${API}/species/`, responses: listOf('SpeciesList') } },
-    [`${API}/species/{tax_id}/`]: {
-      get: { summary: 'Matrices of a species', description: 'Same as /api/v1/matrix/?tax_id=…; adds version.', parameters: [pathParam('tax_id', 'NCBI taxonomy id.', values.tax_id), ...listParams, filters[3]], example: `${API}/species/${firstTaxId}/?page=1&page_size=1000`, responses: listOf('MatrixList') },
+    [P['species-list']]: { get: { summary: 'Species', description: 'The species (NCBI taxonomy ids) the release names.', parameters: indexParams, example: P['species-list'], responses: listOf('SpeciesList') } },
+    [P.species]: {
+      get: { summary: 'Matrices of a species', description: 'Same as /api/v1/matrix/?tax_id=…; adds version.', parameters: [pathParam('tax_id', 'NCBI taxonomy id.', values.tax_id), ...listParams, filters[3]], example: `${fill(P.species, { tax_id: firstTaxId })}${queryString([['page', '1'], ['page_size', '1000']])}`, responses: listOf('MatrixList') },
     },
-    [`${API}/releases/`]: { get: { summary: 'Releases', description: 'The release this mirror serves.', parameters: indexParams, example: `${API}/releases/`, responses: listOf('ReleaseList') } },
-    [`${API}/releases/{release}/`]: {
-      get: { summary: 'A release', description: 'The mirrored release, by year or by JASPAR release number.', parameters: [pathParam('release', 'Year or release number.'), format(INDEX_FORMATS)], example: `${API}/releases/${year}/`, responses: { '200': { description: 'The release.', schema: 'Release' }, '404': errors['404'] } },
+    [P.releases]: { get: { summary: 'Releases', description: 'The release this mirror serves.', parameters: indexParams, example: P.releases, responses: listOf('ReleaseList') } },
+    [P.release]: {
+      get: { summary: 'A release', description: 'The mirrored release, by year or by JASPAR release number.', parameters: [pathParam('release', 'Year or release number.'), format(INDEX_FORMATS)], example: fill(P.release, { release: String(year) }), responses: { '200': { description: 'The release.', schema: 'Release' }, '404': errors['404'] } },
     },
-    [`${API}/sites/{matrix_id}/`]: {
-      get: { summary: 'Binding sites of a matrix', description: 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: `${API}/sites/${withSites}/?format=json`, responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },
+    [P.sites]: {
+      get: { summary: 'Binding sites of a matrix', description: 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: `${fill(P.sites, { matrix_id: withSites })}${queryString({ format: 'json' })}`, responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },
     },
   };
 

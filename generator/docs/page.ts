@@ -1,8 +1,8 @@
 // The documentation page (/api/v1/live-api/), generated from the OpenAPI
 // description: every endpoint with its parameters, pre-rendered values,
 // errors and an example link. rbioapi's health check asks HEAD /api/v1/live-api/.
-import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
-import { OPENAPI_JSON, OPENAPI_YAML, ROOT_DIR } from '../routes/urls.ts';
+import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
+import { OPENAPI_JSON, OPENAPI_YAML, ROOT_DIR, basePathOf } from '../routes/urls.ts';
 import type { OpenApi, Parameter } from './openapi.ts';
 
 function values(p: Parameter): string {
@@ -28,7 +28,9 @@ ${params ? `<div class="scroll" tabindex="0" role="region" aria-label="Parameter
 </section>`;
     })
     .join('\n');
-  return `${htmlHead('API documentation – JASPAR REST API (static mirror)')}<body>
+  // The server is the build's base URL: its path prefixes every href.
+  const server = api.servers[0]?.url;
+  return rebase(`${htmlHead('API documentation – JASPAR REST API (static mirror)')}<body>
 ${siteHeader(releaseName, `<a href="${ROOT_DIR}">API root</a>`)}
 <main>
 <h1>${escapeHtml(api.info.title)}</h1>
@@ -38,5 +40,5 @@ ${sections}
 </main>
 </body>
 </html>
-`;
+`, server ? basePathOf(server) : '');
 }

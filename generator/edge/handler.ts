@@ -373,7 +373,7 @@ async function list(ctx: Ctx): Promise<Response> {
     kind: format === 'api' && view === null ? 'index' : 'list',
     body,
     matrices,
-    nav: format !== 'api' ? { title: '', dir: '', request: '', formats: [], breadcrumbs: [] } : view !== null ? listPageNav(view, pageSize, page) : listNav(ctx, page),
+    nav: format !== 'api' ? { title: '', dir: '', request: '', formats: [], breadcrumbs: [] } : view !== null ? listPageNav(view, pageSize, page, base) : listNav(ctx, page),
   };
   return answer(request, 200, FORMATS[format].mediaType, FORMATS[format].render(resource, state.context));
 }

@@ -10,9 +10,21 @@ import { toJson } from './json.ts';
 import { pyRepr } from './numbers.ts';
 import type { Format, FormatContext, Link, Resource } from './types.ts';
 
-export const API_CSS = '/static/api/site.css';
-export const API_JS = '/static/api/site.js';
-export const SEARCH_PAGE = '/search/';
+import { DOCS_DIR, DOWNLOADS_PAGE, HOME, SEARCH_PAGE, SITE_CSS, SITE_JS } from '../routes/paths.ts';
+
+export { SEARCH_PAGE, SITE_CSS as API_CSS, SITE_JS as API_JS };
+
+/**
+ * A page for a site served under a path (--base-url https://example.org/jaspar/):
+ * every root-relative URL in its attributes (href, src, action and the data-
+ * attributes the scripts read) gets the path in front. Pages are written with
+ * site paths ("/api/v1/matrix/page/2/"); this is the one place that turns them
+ * into public hrefs. At the host's root (root "") nothing changes.
+ */
+export function rebase(html: string, root: string | undefined): string {
+  if (!root) return html;
+  return html.replace(/ (href|src|action|data-dir|data-index|data-size-of)="\//g, (_, attribute: string) => ` ${attribute}="${root}/`);
+}
 
 /** The head every page for people shares; `extra`: lines to add before </head>. */
 export function htmlHead(title: string, extra = ''): string {
@@ -23,14 +35,14 @@ export function htmlHead(title: string, extra = ''): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="${API_CSS}">
+<link rel="stylesheet" href="${SITE_CSS}">
 ${extra}</head>
 `;
 }
 
 /** The banner of every page for people: home link, search box, breadcrumbs. */
 export function siteHeader(releaseName: string, breadcrumbs = ''): string {
-  return `<header><div class="bar"><p class="brand"><a href="/">JASPAR REST API</a> <span>static mirror of ${escapeHtml(releaseName)}</span> <span><a href="/download/">Downloads</a></span> <span><a href="/api/v1/live-api/">API documentation</a></span></p>
+  return `<header><div class="bar"><p class="brand"><a href="${HOME}">JASPAR REST API</a> <span>static mirror of ${escapeHtml(releaseName)}</span> <span><a href="${DOWNLOADS_PAGE}">Downloads</a></span> <span><a href="${DOCS_DIR}">API documentation</a></span></p>
 <form class="search" role="search" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="name, ID, collection or taxon" autocomplete="off"> <button type="submit">Search</button></form></div>
 ${breadcrumbs ? `<nav aria-label="Breadcrumbs">${breadcrumbs}</nav>` : ''}</header>`;
 }
@@ -121,8 +133,8 @@ export const api: Format = {
     const nav = resource.nav;
     const title = `${nav.title} – JASPAR REST API (static mirror)`;
     const formats = nav.formats.map((f) => ({ label: f.format, href: f.href }));
-    return `${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
-<script src="${API_JS}"></script>
+    return rebase(`${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
+<script src="${SITE_JS}"></script>
 ${siteHeader(context.release.name, links(nav.breadcrumbs))}
 <main>
 <h1>${escapeHtml(nav.title)}</h1>
@@ -140,6 +152,6 @@ ${jsonWithLinks(toJson(resource.body, 4))}</pre>
 </main>
 </body>
 </html>
-`;
+`, nav.root);
   },
 };

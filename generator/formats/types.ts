@@ -31,6 +31,8 @@ export interface Nav {
   logo?: string;
   versions?: Link[];
   breadcrumbs: Link[];
+  /** The path the site lives under ("/jaspar"; absent at the host's root): hrefs above are site paths, the page prefixes them (api.ts rebase). */
+  root?: string;
 }
 
 export interface Resource {

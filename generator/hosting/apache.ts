@@ -184,7 +184,7 @@ function formatFiles(r: ServerRouting, inRoute: string, when: string): string[] 
 
 function keyedRoute(r: ServerRouting, k: KeyedRoute, route: string): string[] {
   const sharded = k.dir.some((p) => typeof p !== 'string' && p.slot === 'shard');
-  const id = sharded ? '(?!index\\.)(([A-Za-z0-9_-][A-Za-z0-9_.-]{3})[A-Za-z0-9_.-]*?)' : `(${ID})`;
+  const id = sharded ? `(?!index\\.)(([A-Za-z0-9_-][A-Za-z0-9_.-]{${r.shardLength - 1}})[A-Za-z0-9_.-]*?)` : `(${ID})`;
   const sfx = k.suffix ? `(?:\\.(${r.suffixFormats.join('|')}))?` : '()';
   const groups: Record<string, string> = sharded ? { ID: '$1', SHARD: '$2', SFX: '$3' } : { ID: '$1', SFX: '$2' };
   const out: string[] = [`# ${k.name}`, ...setVars([], { ROUTE: route, ...groups }, `^${re(k.before)}${id}${re(k.after)}${sfx}/?$`)];

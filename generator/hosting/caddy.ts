@@ -183,7 +183,7 @@ function listRoute(r: ServerRouting, list: ListRoute, name: () => string): strin
 function keyedRoute(r: ServerRouting, k: KeyedRoute, name: () => string): string[] {
   const id = name();
   const sharded = k.dir.some((p) => typeof p !== 'string' && p.slot === 'shard');
-  const idRe = sharded ? '(?P<id>(?P<shard>[A-Za-z0-9_-][A-Za-z0-9_.-]{3})[A-Za-z0-9_.-]*?)' : '(?P<id>[A-Za-z0-9_-][A-Za-z0-9_.-]*?)';
+  const idRe = sharded ? `(?P<id>(?P<shard>[A-Za-z0-9_-][A-Za-z0-9_.-]{${r.shardLength - 1}})[A-Za-z0-9_.-]*?)` : '(?P<id>[A-Za-z0-9_-][A-Za-z0-9_.-]*?)';
   const sfx = k.suffix ? `(?:\\.(?P<sfx>${r.suffixFormats.join('|')}))?` : '';
   const body: string[] = [...formatChoice(r, k.suffix ? id : false, name)];
   const others = r.formats.map((f) => f.id).filter((f) => !k.formats.includes(f));

@@ -43,7 +43,8 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
-export function headerRules(): HeaderRule[] {
+/** `root`: the path the site lives under ("" at the host's root); every pattern starts with it. */
+export function headerRules(root = ''): HeaderRule[] {
   const rules: HeaderRule[] = [
     { for: '/*', values: SECURITY_HEADERS },
     // The real service sends Vary: Accept; CORS is what the real one lacks:
@@ -59,7 +60,7 @@ export function headerRules(): HeaderRule[] {
   rules.push({ for: '/download/bed_files/*', values: { 'Content-Type': 'text/plain; charset=utf-8' } });
   // The mirror's manifest has no extension (sha256sum's own name).
   rules.push({ for: '/download/SHA256SUMS', values: { 'Content-Type': 'text/plain; charset=utf-8' } });
-  return rules;
+  return rules.map((r) => ({ ...r, for: `${root}${r.for}` }));
 }
 
 export function printHeaders(rules: HeaderRule[]): string {

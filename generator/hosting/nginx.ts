@@ -190,7 +190,7 @@ function listLocation(r: ServerRouting, list: ListRoute, suffix: string, chooseF
 
 function keyedLocation(r: ServerRouting, k: KeyedRoute, suffix: string, chooseFormat: (s: boolean) => string[], fail: Fail, block: Block): string[] {
   const sharded = k.dir.some((p) => typeof p !== 'string' && p.slot === 'shard');
-  const id = sharded ? `(?<jaspar_id>(?<jaspar_shard>[A-Za-z0-9_-][A-Za-z0-9_.-]{3})[A-Za-z0-9_.-]*?)` : `(?<jaspar_id>${ID})`;
+  const id = sharded ? `(?<jaspar_id>(?<jaspar_shard>[A-Za-z0-9_-][A-Za-z0-9_.-]{${r.shardLength - 1}})[A-Za-z0-9_.-]*?)` : `(?<jaspar_id>${ID})`;
   const guard = sharded ? '(?!index\\.)' : '';
   const out: string[] = [`# ${k.name}`, `location ~ ${quoteRe(`^${re(k.before)}${guard}${id}${re(k.after)}${k.suffix ? `${suffix}?` : ''}/?$`)} {`, '  default_type application/json;'];
   out.push(...chooseFormat(k.suffix));

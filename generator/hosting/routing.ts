@@ -60,7 +60,7 @@ export interface KeyedRoute {
   /** Path before and after the id segment (no prefix, no trailing slash). */
   before: string;
   after: string;
-  /** Folder template with slots id and shard (first four characters of the id). */
+  /** Folder template with slots id and shard (the id's first shardLength characters). */
   dir: Template;
   formats: readonly FormatId[];
   /** Error file for a known format this resource does not have (else "Not found."). */
@@ -71,6 +71,8 @@ export interface KeyedRoute {
 
 export interface ServerRouting {
   prefix: string;
+  /** Characters of an id that name its shard folder (routes/shard.ts; 0 when flat). */
+  shardLength: number;
   api: string;
   list: string;
   root: string;
@@ -172,6 +174,7 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
   ];
 
   return {
+    shardLength: input.layout.idFolders ? input.layout.shard : 0,
     prefix,
     api: API,
     list: LIST,

@@ -14,8 +14,28 @@
 //   /404.html: rules never fall through to the next one. Production Netlify
 //   sends 404; netlify dev keeps the rule's status (200). Filter values,
 //   pages and ids are placeholders all the same (a literal rule per value
-//   would be tens of thousands); only the unfiltered list's pages are
-//   literal (up to LITERAL_PAGES), for the real "Invalid page." answer.
+//   would be tens of thousands), also the unfiltered list's pages: a page
+//   past the end answers "Not found." where the real service says
+//   "Invalid page." (exact, it cost 5,300 literal rules for JASPAR 2024).
+// - A placeholder may sit inside a file name: format=:format →
+//   index.:format.txt answers every text format (jaspar, meme, transfac,
+//   pfm, bed) of a filtered list with one rule where each needed its own.
+// - A splat may follow a partial segment: /api/v1/matrix/MA* matches
+//   /api/v1/matrix/MA0004.1 with "0004.1" as :splat. That is how sharded id
+//   folders (routes/shard.ts) are reached: one set of rules per shard.
+// - A redirect whose target has no query passes the request's whole query
+//   on; one with a query passes nothing on: the page_size redirects name
+//   every parameter they keep.
+// - One rule answers a request (no chaining). Every combination of present
+//   parameters (filters × page_size × page × format × release, on four list
+//   endpoints) needs rules of its own: about 4,800 for JASPAR 2024 and as
+//   many for a release ten times larger (scripts/count-rules.ts). Going
+//   under Netlify's advice of 1,000 would take dropping answers (formats or
+//   release= on the collection/taxon/species endpoints, 501s for page sizes
+//   not pre-rendered) or an edge function.
+// - A site under a path (--base-url https://example.org/jaspar/) gets every
+//   from and to under that path; Netlify reads _redirects at the root of
+//   what it publishes, so copy it there (test/e2e/base-path-and-shards.test.ts).
 // - A rewrite may answer 501 (and 404); a 400 turns it into a redirect.
 // - Literal rules never match a path with a double slash
 //   (/api/v1//matrix/MA0600.2/); placeholder rules do.
@@ -23,14 +43,13 @@
 //   (or a folder with index.html).
 // - netlify dev walks the rules for every request (about 25 µs for each
 //   rule on the request's path with a query), so the busiest come first.
-import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
+import { INDEX_FORMATS, SITES_FORMATS, VIEW_FORMAT_SIZES, FILTER_COMBINATIONS } from '../routes/table.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { VIEW_FORMAT_SIZES } from '../resources.ts';
+import { FLAT, type Layout } from '../routes/shard.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
-  sitesApiDir, unsupportedPath, versionsDir, type FilterKey, type Filters,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDirIn, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
+  queryString, sitesApiDir, unsupportedPath, versionsDirIn, type FilterKey, type Filters,
 } from '../routes/urls.ts';
-import { FILTER_COMBINATIONS } from '../views.ts';
 
 export interface RedirectRule {
   from: string;
@@ -46,15 +65,18 @@ export interface RoutingInput {
   pageCount: number;
   /** The mirrored release (release=<year>). */
   year: number;
+  /** The release's folder layout (routes/shard.ts); flat when absent. */
+  layout?: Layout;
+  /** The shard folders of a sharded layout (routes/shard.ts shardsOf). */
+  shards?: readonly string[];
+  /** The path the site lives under ("" at the host's root, "/jaspar"): every rule's from and to start with it. */
+  root?: string;
 }
 
-/** Query parameters of the real service that a static mirror cannot answer. */
-export const UNSUPPORTED_PARAMS = ['search', 'order', 'name', 'tf_class', 'tf_family', 'data_type', 'class', 'family', 'type'] as const;
-/** page_size values above the real maximum (1000) that are redirected to page_size=1000. */
-export const PAGE_SIZE_ALIASES = ['2000', '5000', '10000'] as const;
-export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1];
-/** Up to this many pages the unfiltered list's pages are literal rules (see redirectRules). */
-export const LITERAL_PAGES = 1000;
+export { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
+import { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
+/** Formats whose file is index.<format>.txt: one placeholder rule (format=:format → index.:format.txt) answers them all. */
+export const TEXT_FORMATS: readonly FormatId[] = FORMAT_IDS.filter((f) => fileName(f) === `index.${f}.txt`);
 
 /** A list endpoint and the folder layout of its pages. */
 interface ListFamily {
@@ -66,6 +88,8 @@ interface ListFamily {
   dir: (filters: Filters, pageSize: number, page: string) => string;
   /** Whether a file answers the format at this page size; defaultShape: no filter, default page size. */
   answers: (format: FormatId, pageSize: number, defaultShape: boolean) => boolean;
+  /** Text formats by one placeholder rule (matrix lists, not the unfiltered list at the default page size). */
+  grouped?: boolean;
 }
 
 const answersMatrixList = (format: FormatId, pageSize: number, defaultShape: boolean) => defaultShape || VIEW_FORMAT_SIZES[format].includes(pageSize);
@@ -138,21 +162,42 @@ function listFamilyRules(family: ListFamily, release: string, tail: RedirectRule
         rules.push(rule(query, `/${outputPath(family.dir(filters, size, page), DEFAULT_FORMAT)}`));
         continue;
       }
-      for (const format of FORMAT_IDS) {
-        if (family.answers(format, size, isDefaultShape)) rules.push(rule({ ...query, format }, `/${outputPath(family.dir(filters, size, page), format)}`));
-        else if (family.answers(format, MAX_PAGE_SIZE, false) || family.answers(format, DEFAULT_PAGE_SIZE, true)) {
-          rules.push(rule({ ...query, format }, unsupportedPath(format === 'bed' ? 'bed-list' : 'format-page-size'), 501));
+      const dir = family.dir(filters, size, page);
+      const answers = (format: FormatId) => family.answers(format, size, isDefaultShape);
+      const known = (format: FormatId) => family.answers(format, MAX_PAGE_SIZE, false) || family.answers(format, DEFAULT_PAGE_SIZE, true);
+      const unsupported = (format: FormatId) => unsupportedPath(format === 'bed' ? 'bed-list' : 'format-page-size');
+      const textAnswered = TEXT_FORMATS.filter(answers);
+      if (family.grouped && !isDefaultShape) {
+        // One placeholder rule for the text formats (index.:format.txt), or
+        // one 501 for every format no file answers here. An unknown format
+        // then answers the 501 or Not found (a missing file) rather than a
+        // rule of its own: 9 rules become 2 to 6 (see the header).
+        const textAll = textAnswered.length > 0;
+        for (const format of FORMAT_IDS) {
+          if (TEXT_FORMATS.includes(format) && textAll && answers(format)) continue;
+          if (answers(format)) rules.push(rule({ ...query, format }, `/${outputPath(dir, format)}`));
+          else if (textAll && known(format)) rules.push(rule({ ...query, format }, unsupported(format), 501));
         }
+        if (textAll) rules.push(rule({ ...query, format: ':format' }, `${dir}index.:format.txt`));
+        else rules.push(rule({ ...query, format: ':format' }, unsupportedPath('format-page-size'), 501));
+      } else {
+        for (const format of FORMAT_IDS) {
+          if (answers(format)) rules.push(rule({ ...query, format }, `/${outputPath(dir, format)}`));
+          else if (known(format)) rules.push(rule({ ...query, format }, unsupported(format), 501));
+        }
+        rules.push(rule({ ...query, format: ':format' }, errorPaths.notFound, 404));
       }
-      rules.push(rule({ ...query, format: ':format' }, errorPaths.notFound, 404));
     }
     if (shape.size) {
       // Above the real maximum the real service answers page_size=1000: so does the mirror, by a redirect that keeps every parameter.
       for (const alias of PAGE_SIZE_ALIASES) {
         const query = { ...base, page_size: alias, ...(shape.page ? { page: ':page' } : {}), ...(shape.format ? { format: ':format' } : {}) };
-        const target = Object.entries({ ...query, page_size: String(MAX_PAGE_SIZE) }).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
-        rules.push(rule(query, `${family.from}/?${target}`, 301));
+        rules.push(rule(query, `${family.from}/${queryString({ ...query, page_size: String(MAX_PAGE_SIZE) }, { sorted: true, raw: true })}`, 301));
       }
+      // Repeated after each shape with a page size, on purpose: keeping only
+      // the first (the later ones look unreachable) made netlify dev answer
+      // ?collection=CORE&page_size=1000&format=meme with this 501. Its query
+      // matching is not plain first-match-in-order; measured, not modelled.
       rules.push(rule({ ...base, page_size: ':page_size' }, unsupportedPath('page-size'), 501));
     }
   };
@@ -169,8 +214,9 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
     ({ from, ...(query ? { query } : {}), to, status: 200, force: true });
   const error = (query: Record<string, string> | undefined, to: string, from = LIST): RedirectRule =>
     ({ from, ...(query ? { query } : {}), to, status: 404, force: true });
-  const pageFile = (page: number, format: FormatId) => `/${outputPath(listDir(page), format)}`;
+  const pageFile = (page: number | string, format: FormatId) => `/${outputPath(listDir(page), format)}`;
   const { pageCount } = input;
+  const layout = input.layout ?? FLAT;
   const release = String(input.year);
 
   // Files that lie where a placeholder rule below would take their name for
@@ -183,40 +229,26 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   }
   rules.push(rewrite(undefined, `${LIST}/index.html`, `${LIST}/index.html`));
 
-  // The unfiltered list at the default page size: every valid (format, page)
-  // pair literally, so that other pages get the real service's "Invalid
-  // page.". Up to LITERAL_PAGES pages; a larger release (ten times JASPAR
-  // would need 52,000 such rules) gets placeholder rules like the filtered
-  // lists, and a page past the end answers "Not found.".
+  // The unfiltered list at the default page size: pages are placeholders, so
+  // a page past the end (or 0, or "abc") rewrites to a file that does not
+  // exist and answers {"detail":"Not found."} (404 in production; status 200
+  // on netlify dev), not the real service's {"detail":"Invalid page."}: an
+  // exact answer needs a literal rule per (format, page), 5,300 rules for
+  // JASPAR 2024 and 52,000 for a release ten times larger, above Netlify's
+  // advice of 1,000 rules. page=last (DRF) is one literal rule per format.
   const defaultList: RedirectRule[] = [];
-  if (pageCount <= LITERAL_PAGES) {
-    for (const format of FORMAT_IDS) {
-      for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ format, page: String(page) }, pageFile(page, format)));
-    }
-    // DRF also answers page=last with the last page.
-    for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
-    // A known format with any other page value: the real service's 404.
-    for (const format of FORMAT_IDS) defaultList.push(error({ format, page: ':page' }, errorPaths.invalidPage));
-  } else {
-    for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
-    for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: ':page' }, `/${outputPath(listDir(':page'), format)}`));
-  }
+  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
+  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: ':page' }, pageFile(':page', format)));
   for (const format of FORMAT_IDS) defaultList.push(rewrite({ format }, pageFile(1, format)));
   defaultList.push(error({ format: ':format' }, errorPaths.notFound));
-  if (pageCount <= LITERAL_PAGES) {
-    for (let page = 1; page <= pageCount; page++) defaultList.push(rewrite({ page: String(page) }, pageFile(page, DEFAULT_FORMAT)));
-    defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
-    defaultList.push(error({ page: ':page' }, errorPaths.invalidPage));
-  } else {
-    defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
-    defaultList.push(rewrite({ page: ':page' }, `/${outputPath(listDir(':page'), DEFAULT_FORMAT)}`));
-  }
+  defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
+  defaultList.push(rewrite({ page: ':page' }, pageFile(':page', DEFAULT_FORMAT)));
   defaultList.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
 
   const matrixDir = (filters: Filters, size: number, page: string) => listDir(page, size, filters);
   // The matrix list first (netlify dev walks the rules in order for every
-  // request); the unfiltered list at the default page size comes last, literally.
-  rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, answers: answersMatrixList }, release, defaultList));
+  // request); the unfiltered list at the default page size comes last.
+  rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, answers: answersMatrixList, grouped: true }, release, defaultList));
 
   // The matrices of one collection, taxonomic group or species: the filtered lists.
   for (const [endpoint, pathFilter] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
@@ -226,6 +258,7 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
       combos: FILTER_COMBINATIONS.filter((c) => c.includes(pathFilter)).map((c) => c.filter((k) => k !== pathFilter)),
       dir: matrixDir,
       answers: answersMatrixList,
+      grouped: true,
     }, release));
   }
   // The index lists themselves.
@@ -233,12 +266,6 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
     rules.push(...listFamilyRules({ from: `${API}/${endpoint}`, combos: [[]], dir: (_f, size, page) => indexDir(endpoint, page, size), answers: answersIndex }, release));
   }
 
-  // One resource per folder: the API root, a release, a matrix's binding sites.
-  const single = (from: string, dir: string, formats: readonly FormatId[]) => {
-    for (const format of formats) rules.push(rewrite({ format }, `/${outputPath(dir, format)}`, from));
-    rules.push(error({ format: ':format' }, errorPaths.notFound, from));
-    rules.push(rewrite(undefined, `/${outputPath(dir, DEFAULT_FORMAT)}`, from));
-  };
   // Releases, binding sites, versions and details: one rule per format with
   // the key as a placeholder, and a forced placeholder rule for requests
   // without a format (the folders also hold index.html for static hosts).
@@ -257,8 +284,20 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   };
   keyed(`${API}/releases/:key`, releaseDir(':key'), INDEX_FORMATS);
   keyed(`${API}/sites/:id`, sitesApiDir(':id'), SITES_FORMATS, 'sites-format');
-  keyed(`${LIST}/:id/versions`, versionsDir(':id'), FORMAT_IDS);
-  keyed(`${LIST}/:id`, detailDir(':id'), FORMAT_IDS);
+  if (layout.idFolders) {
+    // Sharded ids (routes/shard.ts): Netlify cannot cut a path segment, so
+    // each shard is matched by its prefix and the rest of the path is the
+    // splat: /api/v1/matrix/MA0004.1, /api/v1/matrix/MA0004/versions →
+    // /api/v1/matrix/MA/MA0004.1/…, /api/v1/matrix/MA/MA0004/versions/….
+    // The shard folders' own files (path URLs) come first, as they are.
+    for (const shard of input.shards ?? []) {
+      rules.push(rewrite(undefined, `${LIST}/${shard}/:splat`, `${LIST}/${shard}/*`));
+      keyed(`${LIST}/${shard}*`, `${LIST}/${shard}/${shard}:splat/`, FORMAT_IDS);
+    }
+  } else {
+    keyed(`${LIST}/:id/versions`, versionsDirIn(layout, ':id'), FORMAT_IDS);
+    keyed(`${LIST}/:id`, detailDirIn(layout, ':id'), FORMAT_IDS);
+  }
 
   // The API root: /api/v1 only (a rule for "/api/v1" also matches "/api/v1/").
   for (const format of INDEX_FORMATS) rules.push(rewrite({ format }, `/${outputPath(ROOT_DIR, format)}`, API));
@@ -268,7 +307,12 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   // Anything else under the API that is not a file: the real service's 404.
   // Not forced, so every existing file (path URLs) is still served.
   rules.push({ from: `${API}/*`, to: errorPaths.notFound, status: 404, force: false });
-  return rules;
+  return input.root ? rules.map((r) => underRoot(r, input.root!)) : rules;
+}
+
+/** A rule for a site served under a path: its from, and its to when it is a path, start with that path. */
+function underRoot(rule: RedirectRule, root: string): RedirectRule {
+  return { ...rule, from: `${root}${rule.from}`, to: rule.to.startsWith('/') ? `${root}${rule.to}` : rule.to };
 }
 
 export function printRedirects(rules: RedirectRule[]): string {

@@ -13,8 +13,8 @@
 import type { Matrix, Release } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext, Resource } from '../formats/types.ts';
-import { listItem, listOrder } from '../resources.ts';
-import { latestVersions } from '../views.ts';
+import { listItem, listOrder } from '../plan/resources.ts';
+import { latestVersions } from '../plan/views.ts';
 import { allMatricesPath, bundlePath } from './layout.ts';
 
 /** Formats of the whole-list files, with their file suffix. */

@@ -4,10 +4,10 @@
 // so it cannot state their sizes: a small script asks the server for them
 // (HEAD); without JavaScript the links still work.
 import type { Release } from '../dataset/types.ts';
-import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
 import { BUNDLE_FORMATS, type BulkFile, byMatrixId } from '../mirror/bulk.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, DOWNLOADS_JS, MANIFEST } from '../mirror/layout.ts';
-import { listDir, sitesPath } from '../routes/urls.ts';
+import { basePathOf, listDir, sitesPath } from '../routes/urls.ts';
 
 /** "812 bytes", "35.2 kB", "1.9 MB" (decimal units, as browsers and `ls -h --si` show them). */
 export function formatBytes(bytes: number): string {
@@ -42,7 +42,7 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
       return `<tr><th scope="row">${escapeHtml(what)}</th><td>${b.matrices.length}</td>${cells}</tr>`;
     })
     .join('\n');
-  return `${htmlHead('Downloads – JASPAR REST API (static mirror)', `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
+  return rebase(`${htmlHead('Downloads – JASPAR REST API (static mirror)', `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main>
 <h1>Downloads</h1>
@@ -87,7 +87,7 @@ ${bundleRows}
 </main>
 </body>
 </html>
-`;
+`, basePathOf(base));
 }
 
 /** Asks the server for the sizes the page cannot state (HEAD, Content-Length). */

@@ -1,17 +1,18 @@
 // The site's front page: what this is, where the data comes from, and the
 // URLs that answer on Netlify and on any static server.
 import type { Release } from '../dataset/types.ts';
-import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
 import { FORMAT_IDS } from '../formats/registry.ts';
 import { DOWNLOADS } from '../mirror/layout.ts';
-import { listOrder } from '../resources.ts';
-import { LIST, detailDir, listDir, pageHref, pathUrl } from '../routes/urls.ts';
+import { listOrder } from '../plan/resources.ts';
+import { LIST, basePathOf, detailDir, listDir, pageHref, pathUrl, queryString } from '../routes/urls.ts';
 
 export function homePage(release: Release, base: string, listPages: number): string {
   const example = listOrder(release.matrices)[0];
-  const formatRows = FORMAT_IDS.map((f) => `<tr><td><code>${f}</code></td><td><a href="${LIST}?format=${f}&amp;page=1"><code>${LIST}?format=${f}&amp;page=1</code></a></td><td><a href="${escapeHtml(pathUrl(listDir(1), f))}"><code>${escapeHtml(pathUrl(listDir(1), f))}</code></a></td></tr>`).join('\n');
+  const query = (f: string) => escapeHtml(`${LIST}${queryString({ format: f, page: '1' })}`);
+  const formatRows = FORMAT_IDS.map((f) => `<tr><td><code>${f}</code></td><td><a href="${query(f)}"><code>${query(f)}</code></a></td><td><a href="${escapeHtml(pathUrl(listDir(1), f))}"><code>${escapeHtml(pathUrl(listDir(1), f))}</code></a></td></tr>`).join('\n');
   const id = example ? escapeHtml(example.matrixId) : '';
-  return `${htmlHead(`JASPAR REST API – static mirror of ${release.info.name}`)}<body>
+  return rebase(`${htmlHead(`JASPAR REST API – static mirror of ${release.info.name}`)}<body>
 ${siteHeader(release.info.name)}
 <main>
 <h1>JASPAR REST API, pre-rendered</h1>
@@ -29,5 +30,5 @@ ${formatRows}
 </main>
 </body>
 </html>
-`;
+`, basePathOf(base));
 }

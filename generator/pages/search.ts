@@ -3,20 +3,20 @@
 // filters it in the browser. The page reads ?q= itself, so the search box
 // works on any static host.
 import type { Release } from '../dataset/types.ts';
-import { escapeHtml, htmlHead, siteHeader } from '../formats/api.ts';
-import { listOrder } from '../resources.ts';
-import { listDir } from '../routes/urls.ts';
+import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
+import { listOrder } from '../plan/resources.ts';
+import { SEARCH_INDEX, SEARCH_JS, basePathOf, listDir } from '../routes/urls.ts';
 
-export const SEARCH_INDEX = '/static/search/index.json';
-export const SEARCH_JS = '/static/api/search.js';
+export { SEARCH_INDEX, SEARCH_JS };
 
 export function searchIndex(release: Release): string {
   const rows = listOrder(release.matrices).map((m) => [m.matrixId, m.name, m.collection, m.taxGroup]);
   return `${JSON.stringify({ fields: ['matrix_id', 'name', 'collection', 'tax_group'], matrices: rows })}\n`;
 }
 
-export function searchPage(release: Release): string {
-  return `${htmlHead('Search – JASPAR REST API (static mirror)', `<script src="${SEARCH_JS}" defer></script>\n`)}<body data-index="${SEARCH_INDEX}">
+/** The search page; `base`: the site's base URL (its path prefixes every href). */
+export function searchPage(release: Release, base = ''): string {
+  return rebase(`${htmlHead('Search – JASPAR REST API (static mirror)', `<script src="${SEARCH_JS}" defer></script>\n`)}<body data-index="${SEARCH_INDEX}">
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main>
 <h1>Search matrices</h1>
@@ -27,5 +27,5 @@ ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 </main>
 </body>
 </html>
-`;
+`, base && basePathOf(base));
 }

@@ -4,15 +4,21 @@
 // /static/logos/svg/: far below, so its layout stays flat. A release ten
 // times larger (≈ 53,000 matrix ids + 30,000 base ids) would not fit, so
 // only then the id folders (and, past the limit, the logos) move into shard
-// folders named after the id's first four characters:
-//   /api/v1/matrix/MA0004.1/          → /api/v1/matrix/MA00/MA0004.1/
-//   /api/v1/matrix/MA0004/versions/   → /api/v1/matrix/MA00/MA0004/versions/
-//   /static/logos/svg/MA0004.1.svg    → /static/logos/svg/MA00/MA0004.1.svg
-// A matrix and its base id share a shard; a shard holds at most 100 base ids
-// and their versions. urls.ts asks idSegment()/logoName(); the build chooses
-// the layout once per release, before anything is planned, and hands the
-// same choice to its render workers (a module setting, so that the URL
-// functions keep their one-argument signatures).
+// folders named after the id's first characters, as few as keep every
+// shard under the limit (two for the 10x synthetic release: ZA, ZB, ZC):
+//   /api/v1/matrix/MA0004.1/          → /api/v1/matrix/MA/MA0004.1/
+//   /api/v1/matrix/MA0004/versions/   → /api/v1/matrix/MA/MA0004/versions/
+//   /static/logos/svg/MA0004.1.svg    → /static/logos/svg/MA/MA0004.1.svg
+// A matrix and its base id share a shard. Few, short shard names matter for
+// the hosts: Netlify cannot cut a path segment, so its rules match each
+// shard by prefix (/api/v1/matrix/MA* → /api/v1/matrix/MA/MA:splat), one
+// set of rules a shard (hosting/rules.ts).
+//
+// The layout is data: every URL function that depends on it takes it as a
+// parameter (urls.ts *In functions, hosting/rules.ts RoutingInput). The
+// thread default below remains for the render workers, which set it from
+// their init message (pipeline/worker.ts) before rendering pages whose
+// links name id folders.
 
 /** Netlify refuses deploys with more entries than this in one folder. */
 export const MAX_DIR_ENTRIES = 54_000;
@@ -24,29 +30,61 @@ export interface Layout {
   idFolders: boolean;
   /** Logo files under /static/logos/svg/ in shard folders. */
   logos: boolean;
+  /** Characters of an id that name its shard folder (0: flat). */
+  shard: number;
 }
 
-export const FLAT: Layout = Object.freeze({ idFolders: false, logos: false });
+export const FLAT: Layout = Object.freeze({ idFolders: false, logos: false, shard: 0 });
 let layout: Layout = FLAT;
 
-/** Shards a folder only when its entries would not fit under the host's limit. */
-export function chooseLayout(counts: { matrixIds: number; baseIds: number }, limit = MAX_DIR_ENTRIES): Layout {
-  const room = limit - SHARD_HEADROOM;
-  return { idFolders: counts.matrixIds + counts.baseIds > room, logos: counts.matrixIds > room };
+/** The ids a layout is chosen for. */
+export interface LayoutIds {
+  matrixIds: readonly string[];
+  baseIds: readonly string[];
 }
 
-/** Sets the layout every URL function uses from now on (in this thread). */
+/** Entries of the fullest shard when ids are cut after `length` characters. */
+function fullestShard(ids: readonly string[], length: number): number {
+  const counts = new Map<string, number>();
+  let max = 0;
+  for (const id of ids) {
+    const n = (counts.get(id.slice(0, length)) ?? 0) + 1;
+    counts.set(id.slice(0, length), n);
+    if (n > max) max = n;
+  }
+  return max;
+}
+
+/** Shards a folder only when its entries would not fit under the host's limit; then by the shortest id prefix that fits. */
+export function chooseLayout(ids: LayoutIds, limit = MAX_DIR_ENTRIES): Layout {
+  const room = limit - SHARD_HEADROOM;
+  const idFolders = ids.matrixIds.length + ids.baseIds.length > room;
+  const logos = ids.matrixIds.length > room;
+  if (!idFolders && !logos) return { ...FLAT };
+  const all = [...ids.matrixIds, ...ids.baseIds];
+  // Ids are at least six characters (MA0004); a prefix that long always fits.
+  let shard = 2;
+  while (shard < 6 && (fullestShard(all, shard) > room || fullestShard(ids.matrixIds, shard) > room)) shard++;
+  return { idFolders, logos, shard };
+}
+
+/** Sets the layout the thread-default URL functions use from now on (in this thread). */
 export function useLayout(next: Layout): void {
-  layout = { idFolders: next.idFolders, logos: next.logos };
+  layout = { idFolders: next.idFolders, logos: next.logos, shard: next.shard ?? (next.idFolders || next.logos ? 4 : 0) };
 }
 
 export const currentLayout = (): Layout => ({ ...layout });
 
-/** "MA00" for MA0004.1 and MA0004. */
-export const shardOf = (id: string): string => id.slice(0, 4);
+/** "MA" for MA0004.1 and MA0004 (a layout cutting after two characters). */
+export const shardOf = (id: string, within: Layout = layout): string => id.slice(0, within.shard);
+
+/** The distinct shard folders of these ids, sorted. */
+export const shardsOf = (ids: Iterable<string>, within: Layout): string[] => [...new Set([...ids].map((id) => shardOf(id, within)))].sort();
 
 /** Path segment(s) of a matrix or base id under /api/v1/matrix/. */
-export const idSegment = (id: string): string => (layout.idFolders ? `${shardOf(id)}/${id}` : id);
+export const idSegmentIn = (within: Layout, id: string): string => (within.idFolders ? `${shardOf(id, within)}/${id}` : id);
+export const idSegment = (id: string): string => idSegmentIn(layout, id);
 
 /** File name (with its shard folder when sharded) of a matrix's logo. */
-export const logoName = (matrixId: string): string => (layout.logos ? `${shardOf(matrixId)}/${matrixId}.svg` : `${matrixId}.svg`);
+export const logoNameIn = (within: Layout, matrixId: string): string => (within.logos ? `${shardOf(matrixId, within)}/${matrixId}.svg` : `${matrixId}.svg`);
+export const logoName = (matrixId: string): string => logoNameIn(layout, matrixId);

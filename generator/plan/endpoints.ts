@@ -1,0 +1,210 @@
+// The real service's other endpoints, pre-rendered: the API root, the
+// collections, taxonomic groups, species and releases (each a paginated
+// {count,next,previous,results} list, with the matrices of one of them
+// answered by the filtered matrix lists) and the binding sites of a matrix.
+import type { Matrix, Release } from '../dataset/types.ts';
+import type { FormatId } from '../formats/registry.ts';
+import { PyFloat, type Json, type Link, type Resource } from '../formats/types.ts';
+import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
+import { paginate } from '../routes/paginate.ts';
+import {
+  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
+  releaseDir, sitesApiDir, sitesUrl, type FilterKey,
+} from '../routes/urls.ts';
+import { filterValues } from './views.ts';
+
+export { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
+import { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
+
+/** JASPAR's release numbers (rbioapi's rba_jaspar_releases counts them from 1). */
+const RELEASE_NUMBERS: Record<number, number> = { 2004: 1, 2006: 2, 2008: 3, 2010: 4, 2014: 5, 2016: 6, 2018: 7, 2020: 8, 2022: 9, 2024: 10 };
+
+/** An index list: its endpoint name, its items and, where an item has matrices, the filter they answer to. */
+export interface IndexList {
+  endpoint: 'collections' | 'taxon' | 'species' | 'releases';
+  title: string;
+  items: { [key: string]: Json }[];
+  /** The matrix filter an item's own URL (/api/v1/<endpoint>/<value>/) stands for. */
+  filter?: FilterKey;
+}
+
+export function indexLists(release: Release, base: string): IndexList[] {
+  const values = filterValues(release);
+  const speciesNames = new Map<string, string>();
+  for (const m of release.matrices) for (const s of m.species) if (s.taxId !== null && !speciesNames.has(String(s.taxId))) speciesNames.set(String(s.taxId), s.name);
+  const matrixQuery = (key: FilterKey, value: string) => `${base}${LIST}/${queryString({ [key]: value })}`;
+  return [
+    {
+      endpoint: 'collections',
+      title: 'Collections',
+      filter: 'collection',
+      items: values.collection.map((name) => ({ name, url: `${indexUrl(base, 'collections')}${name}/` })),
+    },
+    {
+      endpoint: 'taxon',
+      title: 'Taxonomic groups',
+      filter: 'tax_group',
+      items: values.tax_group.map((name) => ({ name, url: `${indexUrl(base, 'taxon')}${name}/` })),
+    },
+    {
+      endpoint: 'species',
+      title: 'Species',
+      filter: 'tax_id',
+      items: values.tax_id.map((taxId) => ({
+        tax_id: Number(taxId),
+        species: speciesNames.get(taxId) ?? '',
+        url: `${indexUrl(base, 'species')}${taxId}/`,
+        matrix_url: matrixQuery('tax_id', taxId),
+      })),
+    },
+    {
+      endpoint: 'releases',
+      title: 'Releases',
+      items: [releaseBody(release, base)],
+    },
+  ];
+}
+
+export function releaseBody(release: Release, base: string): { [key: string]: Json } {
+  const year = release.info.year;
+  return {
+    release_number: RELEASE_NUMBERS[year] ?? null,
+    year,
+    name: release.info.name,
+    matrices: release.matrices.length,
+    url: `${base}${releaseDir(year)}`,
+    matrix_url: `${base}${LIST}/`,
+  };
+}
+
+const API_CRUMB: Link = { label: 'API root', href: ROOT_DIR };
+
+
+/** Every page, at every page size, of an index list. */
+export function planIndexList(list: IndexList, base: string): PlannedResource[] {
+  const planned: PlannedResource[] = [];
+  for (const pageSize of PAGE_SIZES) {
+    for (const page of paginate(list.items, pageSize)) {
+      const dir = indexDir(list.endpoint, page.number, pageSize);
+      planned.push({
+        dir,
+        resource: {
+          kind: 'index',
+          // next/previous depend on the requested format: withFormat() fills them in.
+          body: { count: list.items.length, next: null, previous: null, results: page.items },
+          matrices: [],
+          nav: {
+            title: list.title,
+            dir,
+            request: indexRequest(list.endpoint, 'api', page.number, pageSize),
+            formats: formatLinks(dir, INDEX_FORMATS),
+            pages: pagesNav(page, (n) => indexDir(list.endpoint, n, pageSize)),
+            breadcrumbs: [API_CRUMB, { label: list.title, href: indexDir(list.endpoint) }],
+            ...navRoot(base),
+          },
+        },
+        neighbours: { previous: page.previous, next: page.next, query: (format, n) => indexQueryUrl(base, list.endpoint, format, n, pageSize) },
+        formats: INDEX_FORMATS,
+      });
+    }
+  }
+  return planned;
+}
+
+/** The API root: every endpoint, as DRF's root view lists them. */
+export function planRoot(release: Release, base: string): PlannedResource {
+  const body: { [key: string]: Json } = {
+    matrix: `${base}${LIST}/`,
+    collections: indexUrl(base, 'collections'),
+    taxon: indexUrl(base, 'taxon'),
+    species: indexUrl(base, 'species'),
+    releases: indexUrl(base, 'releases'),
+    openapi: `${base}${OPENAPI_JSON}`,
+    docs: `${base}${DOCS_DIR}`,
+  };
+  return {
+    dir: ROOT_DIR,
+    resource: {
+      kind: 'index',
+      body,
+      matrices: [],
+      nav: { title: `API root – ${release.info.name}`, dir: ROOT_DIR, request: apiPageUrl(ROOT_DIR), formats: formatLinks(ROOT_DIR, INDEX_FORMATS), breadcrumbs: [API_CRUMB], ...navRoot(base) },
+    },
+    formats: INDEX_FORMATS,
+  };
+}
+
+/** /api/v1/releases/<year>/ and /api/v1/releases/<number>/: the mirrored release. */
+export function planReleases(release: Release, base: string): PlannedResource[] {
+  const body = releaseBody(release, base);
+  const keys = [String(release.info.year), ...(body.release_number === null ? [] : [String(body.release_number)])];
+  return keys.map((key) => {
+    const dir = releaseDir(key);
+    return {
+      dir,
+      resource: {
+        kind: 'index',
+        body,
+        matrices: [],
+        nav: { title: release.info.name, dir, request: apiPageUrl(dir), formats: formatLinks(dir, INDEX_FORMATS), breadcrumbs: [API_CRUMB, { label: 'Releases', href: indexDir('releases') }], ...navRoot(base) },
+      },
+      formats: INDEX_FORMATS,
+    };
+  });
+}
+
+/** A BED score: an integer, a float (printed as Python prints it) or, if not a number, the text. */
+function scoreJson(score: string): Json {
+  const value = Number(score);
+  if (score.trim() === '' || !Number.isFinite(value)) return score;
+  return Number.isInteger(value) && !/[.eE]/.test(score) ? value : new PyFloat(value);
+}
+
+/** A BED line as JSON: chrom, start, end, then name, score and strand where the file has them. */
+function siteJson(line: string): { [key: string]: Json } {
+  const [chrom, start, end, name, score, strand] = line.split('\t');
+  return {
+    chrom,
+    start: Number(start),
+    end: Number(end),
+    name: name ?? null,
+    score: score === undefined || score === '.' ? null : scoreJson(score),
+    strand: strand === undefined || strand === '.' ? null : strand,
+  };
+}
+
+/** /api/v1/sites/<matrix_id>/ for every matrix the release has binding sites for. */
+export function planSites(release: Release, base: string): PlannedResource[] {
+  return release.matrices
+    .filter((m): m is Matrix & { sites: string } => m.sites !== null)
+    .sort((a, b) => (a.matrixId < b.matrixId ? -1 : 1))
+    .map((m) => {
+      const dir = sitesApiDir(m.matrixId);
+      return {
+        dir,
+        // Built when asked for (once per build, when rendered): the sites as JSON are ten times their BED text.
+        get resource(): Resource {
+          const lines = m.sites.split('\n').filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith('track') && !l.startsWith('browser'));
+          return {
+            kind: 'index',
+            body: { matrix_id: m.matrixId, name: m.name, sites_url: sitesUrl(base, m.matrixId), count: lines.length, results: lines.map(siteJson) },
+            matrices: [m],
+            nav: {
+              title: `Binding sites of ${m.matrixId} ${m.name}`,
+              dir,
+              request: apiPageUrl(dir),
+              formats: formatLinks(dir, SITES_FORMATS),
+              breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
+              ...navRoot(base),
+            },
+          };
+        },
+        formats: SITES_FORMATS,
+      };
+    });
+}
+
+/** Everything beyond /api/v1/matrix. */
+export function planEndpoints(release: Release, base: string): PlannedResource[] {
+  return [planRoot(release, base), ...indexLists(release, base).flatMap((l) => planIndexList(l, base)), ...planReleases(release, base), ...planSites(release, base)];
+}

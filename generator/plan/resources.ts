@@ -1,0 +1,238 @@
+// Plans every resource of the API from a release: the list pages, each
+// matrix, each base id (its latest version) and each base id's versions, as
+// JSON bodies exactly as the real service writes them plus navigation.
+import type { Matrix, Release } from '../dataset/types.ts';
+import { FORMAT_IDS, type FormatId } from '../formats/registry.ts';
+import { PyFloat, type Json, type Link, type Nav, type Resource } from '../formats/types.ts';
+import { paginate, type Page } from '../routes/paginate.ts';
+import {
+  DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
+  versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, type Filters,
+} from '../routes/urls.ts';
+import { listOrder, listViews } from './views.ts';
+
+export { VIEW_FORMAT_SIZES } from '../routes/table.ts';
+import { VIEW_FORMAT_SIZES } from '../routes/table.ts';
+/** The formats of a list view page at a page size. */
+export const viewFormats = (pageSize: number): readonly FormatId[] => FORMAT_IDS.filter((f) => VIEW_FORMAT_SIZES[f].includes(pageSize));
+
+export interface PlannedResource {
+  /** Folder of the resource (path URL, ends with "/"). */
+  dir: string;
+  resource: Resource;
+  /** List pages: the neighbours, whose query URLs keep the requested format, page size and filters. */
+  neighbours?: { previous: number | null; next: number | null; query: (format: FormatId, page: number) => string };
+  /** The formats this resource is pre-rendered in (all when absent). */
+  formats?: readonly FormatId[];
+}
+
+/** Pages of the unfiltered list at the default page size. */
+export const defaultPageCount = (release: Release) => Math.max(1, Math.ceil(release.matrices.length / DEFAULT_PAGE_SIZE));
+
+/** The formats a planned resource is written in. */
+export const formatsOf = (p: PlannedResource): readonly FormatId[] => p.formats ?? FORMAT_IDS;
+
+export { listOrder };
+
+/** A list item; it reads only these fields (the edge handler passes its index rows). */
+export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'baseId' | 'version'>, base: string): Json {
+  return {
+    matrix_id: m.matrixId,
+    name: m.name,
+    collection: m.collection,
+    base_id: m.baseId,
+    version: String(m.version),
+    sequence_logo: logoUrl(base, m.matrixId),
+    url: detailUrl(base, m.matrixId),
+  };
+}
+
+export function detailBody(m: Matrix, base: string): Json {
+  const body: { [key: string]: Json } = {
+    matrix_id: m.matrixId,
+    name: m.name,
+    base_id: m.baseId,
+    version: m.version,
+    collection: m.collection,
+    sequence_logo: logoUrl(base, m.matrixId),
+    versions_url: versionsUrl(base, m.baseId),
+    sites_url: m.sites !== null ? sitesUrl(base, m.matrixId) : null,
+    pfm: { A: floats(m.pfm.A), C: floats(m.pfm.C), G: floats(m.pfm.G), T: floats(m.pfm.T) },
+    class: m.tfClass,
+    family: m.tfFamily,
+  };
+  // Single-valued annotations are left out when the release has no value.
+  if (m.taxGroup) body.tax_group = m.taxGroup;
+  if (m.dataType) body.type = m.dataType;
+  if (m.source) body.source = m.source;
+  if (m.comment) body.comment = m.comment;
+  body.uniprot_ids = m.uniprotIds;
+  body.pubmed_ids = m.pubmedIds;
+  body.species = m.species.map((s) => ({ tax_id: s.taxId, name: s.name }));
+  return body;
+}
+
+const floats = (values: number[]) => values.map((v) => new PyFloat(v));
+
+/** The nav field of a site served under a path (none at the host's root, so pages there stay as they were). */
+export function navRoot(base: string): { root?: string } {
+  const root = basePathOf(base);
+  return root ? { root } : {};
+}
+
+export function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_IDS): Nav['formats'] {
+  return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
+}
+
+export const LIST_CRUMB: Link = { label: 'Matrix list', href: listDir(1) };
+
+/** Pagination for people: first, previous, a window of three pages each side, next, last. */
+export function pagesNav(page: Page<unknown>, dirOf: (n: number) => string): NonNullable<Nav['pages']> {
+  const window: Link[] = [];
+  for (let n = Math.max(1, page.number - 3); n <= Math.min(page.last, page.number + 3); n++) window.push({ label: String(n), href: dirOf(n) });
+  return {
+    current: page.number,
+    last: page.last,
+    first: dirOf(1),
+    previous: page.previous === null ? null : dirOf(page.previous),
+    next: page.next === null ? null : dirOf(page.next),
+    lastHref: dirOf(page.last),
+    window,
+  };
+}
+
+/** "collection=CORE, version=latest" for titles. */
+export function describeFilters(filters: Filters): string {
+  return FILTER_KEYS.filter((k) => filters[k] !== undefined).map((k) => `${k}=${filters[k]}`).join(', ');
+}
+
+export function planResources(release: Release, base: string): PlannedResource[] {
+  const planned: PlannedResource[] = [];
+  for (const view of listViews(release)) {
+    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base));
+  }
+  const byBase = new Map<string, Matrix[]>();
+  for (const m of release.matrices) {
+    const list = byBase.get(m.baseId) ?? [];
+    list.push(m);
+    byBase.set(m.baseId, list);
+  }
+  for (const [baseId, unsorted] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const versions = [...unsorted].sort((a, b) => a.version - b.version);
+    const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(v.matrixId)) }));
+    const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(baseId)) };
+    // Resources are built when asked for (once per build, when rendered), not held.
+    for (const m of versions) {
+      planned.push({
+        dir: detailDir(m.matrixId),
+        get resource() {
+          return detailResource(m, base, versionLinks, versionsCrumb);
+        },
+      });
+    }
+    // A base id without a version answers with its latest version.
+    const latest = versions[versions.length - 1];
+    planned.push({
+      dir: detailDir(baseId),
+      get resource() {
+        return detailResource(latest, base, versionLinks, versionsCrumb, { request: `${LIST}/${baseId}/`, dir: detailDir(baseId) });
+      },
+    });
+    planned.push({
+      dir: versionsDir(baseId),
+      get resource(): Resource {
+        return {
+          kind: 'versions',
+          body: { count: versions.length, results: versions.map((v) => listItem(v, base)) },
+          matrices: versions,
+          nav: {
+            title: `${baseId} versions`,
+            dir: versionsDir(baseId),
+            request: apiPageUrl(`${LIST}/${baseId}/versions/`),
+            formats: formatLinks(versionsDir(baseId)),
+            breadcrumbs: [LIST_CRUMB, versionsCrumb],
+            ...navRoot(base),
+          },
+        };
+      },
+    });
+  }
+  return planned;
+}
+
+/** `at`: where a base id answers with its latest version (its public URL and its own folder). */
+function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb: Link, at = { request: `${LIST}/${m.matrixId}/`, dir: detailDir(m.matrixId) }): Resource {
+  const request = at.request;
+  return {
+    kind: 'detail',
+    body: detailBody(m, base),
+    matrices: [m],
+    nav: {
+      title: `${m.matrixId} ${m.name}`,
+      // The folder its files lie in (a base id's own, in its shard when sharded).
+      dir: at.dir,
+      request: apiPageUrl(request),
+      formats: formatLinks(detailDir(m.matrixId)),
+      logo: logoPath(m.matrixId),
+      versions,
+      breadcrumbs: [LIST_CRUMB, versionsCrumb, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
+      ...navRoot(base),
+    },
+  };
+}
+
+/** The resource as a request for `format` sees it: list pages carry next/previous in that format. */
+export function withFormat(planned: PlannedResource, format: FormatId, resource: Resource = planned.resource): Resource {
+  const { neighbours } = planned;
+  if (!neighbours) return resource;
+  const body = resource.body as { [key: string]: Json };
+  const query = (page: number | null) => (page === null ? null : neighbours.query(format, page));
+  return { ...resource, body: { count: body.count, next: query(neighbours.next), previous: query(neighbours.previous), results: body.results } };
+}
+
+/** The formats a list view is pre-rendered in. */
+export const listViewFormats = (pageSize: number, filters: Filters): readonly FormatId[] =>
+  pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0 ? FORMAT_IDS : viewFormats(pageSize);
+
+/** Navigation for people of one pre-rendered list page (the edge handler renders the same for the page's own query URL). */
+export function listPageNav(filters: Filters, pageSize: number, page: Page<unknown>, base: string): Nav {
+  const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
+  const described = describeFilters(filters);
+  // The request line of the page for people: format and page, then the filters and page size by key.
+  const rest = [...Object.entries(filters), ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)]])].sort(([a], [b]) => (a < b ? -1 : 1)) as [string, string][];
+  const dir = (n: number) => listDir(n, pageSize, filters);
+  const crumbs: Link[] = isDefault ? [LIST_CRUMB] : [LIST_CRUMB, { label: described ? `${described}, ${pageSize} a page` : `${pageSize} a page`, href: dir(1) }];
+  return {
+    title: `Matrix List${described ? ` (${described})` : ''}`,
+    dir: dir(page.number),
+    request: `${LIST}/${queryString([['format', 'api'], ['page', String(page.number)], ...rest])}`,
+    formats: formatLinks(dir(page.number), listViewFormats(pageSize, filters)),
+    pages: pagesNav(page, dir),
+    breadcrumbs: crumbs,
+    ...navRoot(base),
+  };
+}
+
+/** The pages of one list view (filters + page size). */
+function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string): PlannedResource[] {
+  const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
+  const formats = listViewFormats(pageSize, filters);
+  const dir = (n: number) => listDir(n, pageSize, filters);
+  return paginate(matrices, pageSize).map((page) => ({
+    dir: dir(page.number),
+    // Built each time it is asked for (once per build, when the page is
+    // rendered), not held: the pages of every view at every page size repeat
+    // each matrix's list item dozens of times (160 MB for the 2024 release).
+    get resource(): Resource {
+      return {
+        kind: 'list',
+        // next/previous depend on the requested format: withFormat() fills them in.
+        body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base)) },
+        matrices: page.items,
+        nav: listPageNav(filters, pageSize, page, base),
+      };
+    },
+    neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters) },
+    ...(isDefault ? {} : { formats }),
+  }));
+}

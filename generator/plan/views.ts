@@ -1,0 +1,81 @@
+// The filtered lists the mirror pre-renders: the filters real clients send
+// (rbioapi, RSAT, JASPAR's own examples) and the combinations JASPAR's
+// download bundles offer (collection × tax_group × latest versions). Every
+// value the release holds is pre-rendered, also combinations without a
+// match: the real service answers those with an empty list, not an error.
+import type { Matrix, Release } from '../dataset/types.ts';
+import type { FilterKey, Filters } from '../routes/urls.ts';
+
+export { FILTER_COMBINATIONS } from '../routes/table.ts';
+import { FILTER_COMBINATIONS } from '../routes/table.ts';
+
+/** The only value of `version` the real service filters on. */
+export const LATEST = 'latest';
+
+/** A value becomes a folder name and a Netlify placeholder value: plain characters only. */
+const SAFE_VALUE = /^[A-Za-z0-9_-]+$/;
+
+export interface ListView {
+  filters: Filters;
+  /** In list order. */
+  matrices: Matrix[];
+}
+
+/** By name, compared by code point (UTF-8 bytes order the same way), ties in row order. */
+export function listOrder(matrices: readonly Matrix[]): Matrix[] {
+  const keys = new Map(matrices.map((m) => [m, Buffer.from(m.name, 'utf8')]));
+  return [...matrices].sort((a, b) => Buffer.compare(keys.get(a)!, keys.get(b)!) || a.row - b.row);
+}
+
+/** Which filter values each matrix answers to. */
+function valuesOf(m: Matrix, key: FilterKey, latest: Set<Matrix>): string[] {
+  switch (key) {
+    case 'collection':
+      return [m.collection];
+    case 'tax_group':
+      return m.taxGroup ? [m.taxGroup] : [];
+    case 'tax_id':
+      return m.species.flatMap((s) => (s.taxId === null ? [] : [String(s.taxId)]));
+    case 'version':
+      return latest.has(m) ? [LATEST] : [];
+  }
+}
+
+/** The latest version of every base id. */
+export function latestVersions(matrices: readonly Matrix[]): Set<Matrix> {
+  const latest = new Map<string, Matrix>();
+  for (const m of matrices) {
+    const seen = latest.get(m.baseId);
+    if (!seen || seen.version < m.version) latest.set(m.baseId, m);
+  }
+  return new Set(latest.values());
+}
+
+/** Every value a filter takes in the release, sorted; values that are not plain words are left out (see README). */
+export function filterValues(release: Release): Record<FilterKey, string[]> {
+  const latest = latestVersions(release.matrices);
+  const values = {} as Record<FilterKey, string[]>;
+  for (const key of ['collection', 'tax_group', 'tax_id', 'version'] as const) {
+    const set = new Set<string>();
+    for (const m of release.matrices) for (const v of valuesOf(m, key, latest)) if (SAFE_VALUE.test(v)) set.add(v);
+    values[key] = [...set].sort(key === 'tax_id' ? (a, b) => Number(a) - Number(b) : undefined);
+  }
+  return values;
+}
+
+/** Every pre-rendered list view, the unfiltered list first. */
+export function listViews(release: Release): ListView[] {
+  const ordered = listOrder(release.matrices);
+  const latest = latestVersions(release.matrices);
+  const values = filterValues(release);
+  const views: ListView[] = [];
+  for (const keys of FILTER_COMBINATIONS) {
+    let combos: Filters[] = [{}];
+    for (const key of keys) combos = combos.flatMap((f) => values[key].map((v) => ({ ...f, [key]: v })));
+    for (const filters of combos) {
+      const matrices = ordered.filter((m) => keys.every((key) => valuesOf(m, key, latest).includes(filters[key]!)));
+      views.push({ filters, matrices });
+    }
+  }
+  return views;
+}

@@ -1,0 +1,65 @@
+// The plan layer on a small release, without a build (seconds): every
+// folder planned once, every link of the pages for people pointing at a
+// planned folder or file, in the flat and the sharded layout, at the host's
+// root and under a path.
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { loadRelease, readReleaseInfo } from '../../generator/dataset/load.ts';
+import { FORMATS } from '../../generator/formats/registry.ts';
+import { planEndpoints } from '../../generator/plan/endpoints.ts';
+import { formatContext } from '../../generator/pipeline/render.ts';
+import { formatsOf, planResources, withFormat } from '../../generator/plan/resources.ts';
+import { FLAT, useLayout, type Layout } from '../../generator/routes/shard.ts';
+import { logoPath, outputPath, sitesPath } from '../../generator/routes/urls.ts';
+import { makeRelease } from '../support/fixtures.ts';
+import { PROJECT_ROOT } from '../support/paths.ts';
+
+const data = makeRelease(['MA0004.1', 'MA0014.2', 'MA0014.3', 'MA0600.1', 'MA0600.2', 'UN0083.1', 'MA0074.1', 'MA2191.1', 'MA1972.1', 'UN0498.1', 'MA0002.2']);
+const releaseFile = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
+const release = loadRelease(data, readReleaseInfo(readFileSync(releaseFile, 'utf8'), (t) => yaml.load(t), releaseFile));
+afterAll(() => rmSync(data, { recursive: true, force: true }));
+afterEach(() => useLayout(FLAT));
+
+describe.each([
+  ['flat', FLAT, 'http://jaspar.test'],
+  ['sharded', { idFolders: true, logos: true, shard: 2 } as Layout, 'http://jaspar.test'],
+  ['flat under a path', FLAT, 'http://jaspar.test/jaspar'],
+])('plan (%s)', (_label, layout, base) => {
+  const root = new URL(base).pathname.replace(/\/$/, '');
+  const plan = () => {
+    useLayout(layout);
+    return [...planResources(release, base), ...planEndpoints(release, base)];
+  };
+
+  it('plans each folder once, ids in their shard folders', () => {
+    const dirs = plan().map((p) => p.dir);
+    expect(new Set(dirs).size).toBe(dirs.length);
+    expect(dirs).toContain(layout.idFolders ? '/api/v1/matrix/MA/MA0004.1/' : '/api/v1/matrix/MA0004.1/');
+    expect(dirs).toContain(layout.idFolders ? '/api/v1/matrix/MA/MA0014/versions/' : '/api/v1/matrix/MA0014/versions/');
+  });
+
+  it('links every page for people to planned folders, files and logos, with the site\'s path in front', () => {
+    const planned = plan();
+    const files = new Set<string>();
+    for (const p of planned) for (const f of formatsOf(p)) files.add(`/${outputPath(p.dir, f)}`);
+    for (const m of release.matrices) {
+      files.add(logoPath(m.matrixId));
+      if (m.sites !== null) files.add(sitesPath(m.matrixId));
+    }
+    const outside: string[] = [];
+    const context = formatContext(release.info); // as the render workers build it
+    for (const p of planned.filter((x) => formatsOf(x).includes('api'))) {
+      const html = FORMATS.api.render(withFormat(p, 'api'), context);
+      for (const [, href] of html.matchAll(/ (?:href|src)="(\/[^"]*)"/g)) {
+        if (!href.startsWith(`${root}/`)) { outside.push(`${p.dir}: ${href}`); continue; }
+        const sitePath = href.slice(root.length).split('?')[0];
+        if (sitePath.startsWith('/static/api/') || sitePath === '/' || ['/download/', '/search/', '/api/v1/live-api/'].includes(sitePath)) continue;
+        const target = sitePath.endsWith('/') ? `${sitePath}index.html` : sitePath;
+        if (!files.has(target)) outside.push(`${p.dir}: ${href}`);
+      }
+    }
+    expect(outside.slice(0, 10)).toEqual([]);
+  });
+});
