@@ -11,7 +11,7 @@
 // cloudflare/worker.ts) unless `handler` names another module exporting
 // handle() with the same signature (the tests' double).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -202,6 +202,12 @@ export async function startEdgeServer(engine: Engine, siteDir: string, options: 
       await stop();
       throw new Error(`${engine} did not start (${spawnError?.message ?? `exit ${child.exitCode ?? child.signalCode}`}):\n${buffer}`);
     }
+    // What each CLI prints when it will never serve (and keeps running).
+    const fatal = /\[ERROR\]|Failed to load edge functions|Could not load configuration for edge function/.exec(buffer);
+    if (fatal) {
+      await stop();
+      throw new Error(`${engine} failed (${fatal[0]}):\n${buffer}`);
+    }
     try {
       const response = await fetch(`${origin}${readyPath}`, { signal: AbortSignal.timeout(30_000) });
       await response.arrayBuffer();
@@ -217,4 +223,39 @@ export async function startEdgeServer(engine: Engine, siteDir: string, options: 
   }
   const startupMs = performance.now() - started;
   return { engine, origin, startupMs, output: () => buffer, memory: () => groupMemory(child.pid), stop };
+}
+
+/** Cloudflare's limits on a Worker's static assets (developers.cloudflare.com/workers/platform/limits). */
+export const CLOUDFLARE_ASSETS = { maxFiles: 100_000, maxFilesFree: 20_000, maxFileBytes: 25 * 1024 * 1024 };
+
+/**
+ * A view of siteDir holding only the files `include` keeps (relative paths
+ * with '/'), as hard links (a copy where linking fails) in a new temporary
+ * folder: what a host that refuses some of the site is given. Returns the
+ * folder and its file count; the caller removes it.
+ */
+export function siteView(siteDir: string, include: (relative: string, bytes: number) => boolean): { dir: string; files: number } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-edge-view-'));
+  let files = 0;
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(path.join(siteDir, relative), { withFileTypes: true })) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        walk(child);
+        continue;
+      }
+      const source = path.join(siteDir, child);
+      if (!include(child, statSync(source).size)) continue;
+      const target = path.join(dir, child);
+      mkdirSync(path.dirname(target), { recursive: true });
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+      files++;
+    }
+  };
+  walk('');
+  return { dir, files };
 }
