@@ -11,11 +11,11 @@
 // Cloudflare refuses the full build (144,592 files where a Worker's assets
 // take at most 100,000, and the 89 MiB mirror archive where one asset takes at
 // most 25 MiB): it is given a view of the site without the archive and with
-// the matrix folders of the sample matrices only (CLOUDFLARE_ASSETS).
+// the matrix folders of the sample matrices only (cloudflareSiteView).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CLOUDFLARE_ASSETS, ENGINES, siteView, startEdgeServer, type EdgeServer, type Engine } from '../support/edge-servers.ts';
+import { ENGINES, cloudflareSiteView, startEdgeServer, type EdgeServer, type Engine } from '../support/edge-servers.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 
 const DOUBLE = path.join(PROJECT_ROOT, 'test/support/edge-double.ts');
@@ -30,13 +30,6 @@ const STATIC_FILES = [
   '/api/v1/openapi.json',
   '/static/logos/svg/MA0004.1.svg',
 ];
-const MATRIX_FOLDER = /^api\/v1\/matrix\/([A-Z]{2}[0-9]{4}(?:\.[0-9]+)?)\//;
-
-function cloudflareKeeps(relative: string, bytes: number): boolean {
-  if (bytes > CLOUDFLARE_ASSETS.maxFileBytes) return false;
-  const folder = MATRIX_FOLDER.exec(relative);
-  return folder === null || SAMPLE_IDS.has(folder[1]);
-}
 
 describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
   const siteDir = inject('siteDir');
@@ -47,8 +40,7 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
 
   beforeAll(async () => {
     if (engine === 'cloudflare') {
-      const made = siteView(siteDir, cloudflareKeeps);
-      expect(made.files).toBeLessThanOrEqual(CLOUDFLARE_ASSETS.maxFiles);
+      const made = cloudflareSiteView(siteDir, SAMPLE_IDS);
       view = made.dir;
       servedDir = made.dir;
     }

@@ -259,3 +259,24 @@ export function siteView(siteDir: string, include: (relative: string, bytes: num
   walk('');
   return { dir, files };
 }
+
+const MATRIX_FOLDER = /^api\/v1\/matrix\/([A-Z]{2}[0-9]{4}(?:\.[0-9]+)?)\//;
+
+/**
+ * The built site as Cloudflare takes it: without files over 25 MiB (the
+ * mirror archive) and with the matrix folders of `keepIds` only (the full
+ * build's 144,592 files are over the 100,000 a Worker's assets may have; a
+ * compact build is what a real deployment needs). Throws if it is still over.
+ */
+export function cloudflareSiteView(siteDir: string, keepIds: ReadonlySet<string>): { dir: string; files: number } {
+  const made = siteView(siteDir, (relative, bytes) => {
+    if (bytes > CLOUDFLARE_ASSETS.maxFileBytes) return false;
+    const folder = MATRIX_FOLDER.exec(relative);
+    return folder === null || keepIds.has(folder[1]);
+  });
+  if (made.files > CLOUDFLARE_ASSETS.maxFiles) {
+    rmSync(made.dir, { recursive: true, force: true });
+    throw new Error(`${made.files} files: over Cloudflare's ${CLOUDFLARE_ASSETS.maxFiles} even without the other matrices' folders`);
+  }
+  return made;
+}
