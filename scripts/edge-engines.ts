@@ -88,7 +88,8 @@ function bundleSizes(): void {
   try {
     // Netlify bundles the function's module graph with Deno; deno bundle gives the same code in one file.
     const netlifyOut = path.join(dir, 'netlify');
-    execFileSync(path.join(DENO_BIN_DIR, 'deno'), ['bundle', '--quiet', '--no-config', '-o', path.join(netlifyOut, 'jaspar.js'), entryFor(dir, 'generator/edge/hosts/netlify.ts', 'netlifyEdgeFunction')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // From the project folder: Deno resolves the renderers' npm imports (js-yaml) through its package.json and node_modules.
+    execFileSync(path.join(DENO_BIN_DIR, 'deno'), ['bundle', '--quiet', '-o', path.join(netlifyOut, 'jaspar.js'), entryFor(dir, 'generator/edge/hosts/netlify.ts', 'netlifyEdgeFunction')], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
     const netlify = filesBytes(netlifyOut);
     console.log(`bundle, Netlify edge function: ${kib(netlify.raw)}, gzip ${kib(netlify.gzip)} (limit 20 MB compressed: ${((100 * netlify.gzip) / LIMITS.netlify).toFixed(2)} %)`);
     const cloudflareOut = path.join(dir, 'cloudflare');
