@@ -90,6 +90,17 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
     expect(await response.text()).toBe('teapot\n');
   });
 
+  it("the handler's 404 reaches the client as it is (netlify dev would retry it at other paths)", async () => {
+    for (const urlPath of ['/api/v1/matrix/?edge=missing&page=999', '/api/v1/matrix/MA0004.1?edge=missing']) {
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${server.origin}${urlPath}`);
+        expect(response.status, urlPath).toBe(404);
+        expect(response.headers.get('x-edge-double'), urlPath).toBe('missing');
+        expect(await response.json(), urlPath).toEqual({ detail: 'Not found.' });
+      }
+    }
+  });
+
   it('a file the site does not have: 404 with the site 404 page', async () => {
     const response = await fetch(`${server.origin}/api/v1/no-such-folder/no-such-file.json`);
     expect(response.status).toBe(404);

@@ -34,7 +34,12 @@ export async function handle(request: Request, site: EdgeSite): Promise<Response
       const target = new URL(url.searchParams.get('path') ?? '/', url);
       return site.next(new Request(target, { method: request.method, headers: request.headers }));
     }
+    case 'missing':
+      // The handler's own 404 (Invalid page., Not found.), which the engine must send as it is. Like the
+      // real handler, a path it has no route for (an .html file) goes to the files.
+      if (/\.html?$/.test(url.pathname)) return site.next(request);
+      return Response.json({ detail: 'Not found.' }, { status: 404, headers: { 'x-edge-double': 'missing' } });
     default:
-      return Response.json({ detail: 'Not found.' }, { status: 404 });
+      return Response.json({ detail: 'unknown edge= value' }, { status: 400 });
   }
 }

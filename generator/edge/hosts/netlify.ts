@@ -12,6 +12,9 @@
 //   again (it is declared on /api/*); the READ_HEADER marks it so that it goes
 //   straight to the static file. Under `netlify dev` the runtime sends such
 //   fetches of the site's own origin to the local server.
+// - Under `netlify dev` only, its retries of a 404 at other paths get that
+//   404 again (netlify-dev-retries.ts).
+import { DevRetries } from './netlify-dev-retries.ts';
 import { fileText, type EdgeSite, type Handle } from './types.ts';
 
 /** The part of Netlify's edge Context the adapter uses. */
@@ -25,8 +28,14 @@ export type NetlifyEdgeFunction = (request: Request, context: NetlifyContext) =>
 export const READ_HEADER = 'x-jaspar-edge-read';
 
 export function netlifyEdgeFunction(handle: Handle): NetlifyEdgeFunction {
-  return (request, context) => {
+  const retries = new DevRetries();
+  return async (request, context) => {
     if (request.headers.has(READ_HEADER)) return context.next();
+    const dev = DevRetries.applies(request);
+    if (dev) {
+      const again = retries.replay(request);
+      if (again !== null) return again;
+    }
     const site: EdgeSite = {
       next: (target) => (target === request ? context.next() : context.next(target)),
       readFile: async (path) => {
@@ -35,6 +44,7 @@ export function netlifyEdgeFunction(handle: Handle): NetlifyEdgeFunction {
         return fileText(response, path);
       },
     };
-    return handle(request, site);
+    const response = await handle(request, site);
+    return dev ? retries.remember(request, response) : response;
   };
 }
