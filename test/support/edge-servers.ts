@@ -15,7 +15,7 @@ import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSy
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
+import { NETLIFY_DEV_DOTENV, netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export type Engine = 'netlify' | 'cloudflare';
@@ -108,6 +108,7 @@ function insideProject(handler: string): string {
 /** The project folder `netlify dev` runs in: the repository's netlify.toml, import map and edge functions. */
 function netlifyProject(dir: string, handler: string | undefined): void {
   copyFileSync(path.join(PROJECT_ROOT, 'netlify.toml'), path.join(dir, 'netlify.toml'));
+  writeFileSync(path.join(dir, '.env'), NETLIFY_DEV_DOTENV);
   // The import map's values are relative to it (../node_modules/…), the product entry imports ../../generator.
   symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   // The edge bundler of `netlify dev` takes relative imports only: the project's folders are linked in.
