@@ -1,0 +1,283 @@
+// The two edge engines, for real and offline, over a given site folder:
+// Netlify Edge Functions under `netlify dev` (Deno with Netlify's bootstrap)
+// and a Cloudflare Worker with static assets under `wrangler dev` (workerd).
+// How each runs offline: generator/edge/hosts/local-engines.ts.
+//
+// Each engine runs in its own process group, from a fresh temporary project
+// folder holding a copy of the repository's host configuration (netlify.toml
+// and its import map, wrangler.jsonc), so runs in parallel do not share the
+// engines' state folders (.netlify/, .wrangler/) and nothing is written into
+// the repository. The handler is the product's (netlify/edge-functions/,
+// cloudflare/worker.ts) unless `handler` names another module exporting
+// handle() with the same signature (the tests' double).
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { NETLIFY_DEV_DOTENV, netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
+import { PROJECT_ROOT } from './paths.ts';
+
+export type Engine = 'netlify' | 'cloudflare';
+export const ENGINES: readonly Engine[] = ['netlify', 'cloudflare'];
+
+/** This helper's ports (the common brief gives each its range). */
+const PORTS = { first: 18300, last: 18399 };
+const STARTUP_MS = 120_000;
+const BIN = path.join(PROJECT_ROOT, 'node_modules/.bin');
+
+export interface EdgeServer {
+  engine: Engine;
+  /** "http://127.0.0.1:<port>", no trailing slash. */
+  origin: string;
+  /** From spawning the engine to its first answer through the handler, in ms. */
+  startupMs: number;
+  /** Everything the engine printed so far (stdout and stderr). */
+  output(): string;
+  /** Resident memory of every process of the engine's group, in KiB, by command. */
+  memory(): { command: string; rssKiB: number }[];
+  stop(): Promise<void>;
+}
+
+function listens(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+let nextPort = PORTS.first + Math.floor(Math.random() * (PORTS.last - PORTS.first + 1));
+/** A port of this helper's range nobody listens on now (tried round the range from a random start). */
+export async function freePortInRange(): Promise<number> {
+  for (let tried = 0; tried <= PORTS.last - PORTS.first; tried++) {
+    const port = nextPort;
+    nextPort = port >= PORTS.last ? PORTS.first : port + 1;
+    if (await listens(port)) return port;
+  }
+  throw new Error(`no free port in ${PORTS.first}-${PORTS.last}`);
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** RSS of each process in the group (ps), the group's own processes only. */
+function groupMemory(pgid: number | undefined): { command: string; rssKiB: number }[] {
+  if (pgid === undefined) return [];
+  let text = '';
+  try {
+    text = execFileSync('ps', ['-o', 'rss=,comm=', '-g', String(pgid)], { encoding: 'utf8' });
+  } catch {
+    return [];
+  }
+  return text.split('\n').map((line) => line.trim()).filter(Boolean).map((line) => {
+    const [rss, ...command] = line.split(/\s+/);
+    return { command: command.join(' '), rssKiB: Number(rss) };
+  });
+}
+
+/** A module exporting default = adapter(handle), with handle from handlerModule; imports as written (plain paths: the engines' bundlers take no file: URLs). */
+function entrySource(adapterImport: string, adapter: string, handlerImport: string): string {
+  return [
+    `import { handle } from ${JSON.stringify(handlerImport)};`,
+    `import { ${adapter} } from ${JSON.stringify(adapterImport)};`,
+    `export default ${adapter}(handle);`,
+    '',
+  ].join('\n');
+}
+
+/** The handler module as a path inside the repository ('test/edge/double.ts'). */
+function insideProject(handler: string): string {
+  const relative = path.relative(PROJECT_ROOT, path.resolve(handler));
+  if (relative.startsWith('..') || path.isAbsolute(relative)) throw new Error(`handler ${handler} is outside the project`);
+  return relative.split(path.sep).join('/');
+}
+
+/** The project folder `netlify dev` runs in: the repository's netlify.toml, import map and edge functions. */
+function netlifyProject(dir: string, handler: string | undefined): void {
+  copyFileSync(path.join(PROJECT_ROOT, 'netlify.toml'), path.join(dir, 'netlify.toml'));
+  writeFileSync(path.join(dir, '.env'), NETLIFY_DEV_DOTENV);
+  // The import map's values are relative to it (../node_modules/…), the product entry imports ../../generator.
+  symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  // The edge bundler of `netlify dev` takes relative imports only: the project's folders are linked in.
+  for (const folder of ['generator', 'test']) symlinkSync(path.join(PROJECT_ROOT, folder), path.join(dir, folder));
+  mkdirSync(path.join(dir, 'netlify'));
+  copyFileSync(path.join(PROJECT_ROOT, 'netlify/import_map.json'), path.join(dir, 'netlify/import_map.json'));
+  if (handler === undefined) {
+    symlinkSync(path.join(PROJECT_ROOT, 'netlify/edge-functions'), path.join(dir, 'netlify/edge-functions'));
+  } else {
+    mkdirSync(path.join(dir, 'netlify/edge-functions'));
+    writeFileSync(path.join(dir, 'netlify/edge-functions/jaspar.ts'), entrySource('../../generator/edge/hosts/netlify.ts', 'netlifyEdgeFunction', `../../${insideProject(handler)}`));
+  }
+}
+
+/** The project folder `wrangler dev` runs in: wrangler.jsonc and the Worker entry. */
+function wranglerProject(dir: string, handler: string | undefined): string {
+  copyFileSync(path.join(PROJECT_ROOT, 'wrangler.jsonc'), path.join(dir, 'wrangler.jsonc'));
+  if (handler === undefined) return path.join(PROJECT_ROOT, readWranglerMain());
+  const entry = path.join(dir, 'worker.ts');
+  writeFileSync(entry, entrySource(path.join(PROJECT_ROOT, 'generator/edge/hosts/cloudflare.ts'), 'cloudflareWorker', path.join(PROJECT_ROOT, insideProject(handler))));
+  return entry;
+}
+
+function readWranglerMain(): string {
+  const text = readFileSync(path.join(PROJECT_ROOT, 'wrangler.jsonc'), 'utf8');
+  const match = /"main"\s*:\s*"([^"]+)"/.exec(text);
+  if (!match) throw new Error('wrangler.jsonc: no "main"');
+  return match[1];
+}
+
+export interface StartOptions {
+  /** A module exporting handle(request, site) to run instead of the product's handler. */
+  handler?: string;
+  /** A URL path whose answer comes through the handler: the engine is ready when it answers 200. */
+  readyPath?: string;
+}
+
+export async function startEdgeServer(engine: Engine, siteDir: string, options: StartOptions = {}): Promise<EdgeServer> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `jaspar-edge-${engine}-`));
+  const port = await freePortInRange();
+  let command: string;
+  let args: string[];
+  let env: NodeJS.ProcessEnv;
+  if (engine === 'netlify') {
+    netlifyProject(dir, options.handler);
+    command = path.join(BIN, 'netlify');
+    args = netlifyDevArgs(siteDir, port);
+    env = netlifyDevEnv();
+  } else {
+    const entry = wranglerProject(dir, options.handler);
+    command = path.join(BIN, 'wrangler');
+    args = wranglerDevArgs(entry, path.join(dir, 'wrangler.jsonc'), siteDir, port, await freePortInRange());
+    env = wranglerDevEnv();
+  }
+  const started = performance.now();
+  const child = spawn(command, args, {
+    cwd: dir,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+  });
+  let buffer = '';
+  const append = (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    if (buffer.length > 200_000) buffer = buffer.slice(-100_000);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  let spawnError: Error | undefined;
+  child.once('error', (error) => {
+    spawnError = error;
+  });
+
+  const origin = `http://127.0.0.1:${port}`;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    killGroup(child.pid, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 5_000);
+    await exited(child);
+    clearTimeout(timer);
+    // Stragglers of the group (workerd, deno) once the CLI is gone.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    killGroup(child.pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  const readyPath = options.readyPath ?? '/api/v1/';
+  for (;;) {
+    if (spawnError || child.exitCode !== null || child.signalCode !== null) {
+      await stop();
+      throw new Error(`${engine} did not start (${spawnError?.message ?? `exit ${child.exitCode ?? child.signalCode}`}):\n${buffer}`);
+    }
+    // What each CLI prints when it will never serve (and keeps running).
+    const fatal = /\[ERROR\]|Failed to load edge functions|Could not load configuration for edge function/.exec(buffer);
+    if (fatal) {
+      await stop();
+      throw new Error(`${engine} failed (${fatal[0]}):\n${buffer}`);
+    }
+    try {
+      const response = await fetch(`${origin}${readyPath}`, { signal: AbortSignal.timeout(30_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > STARTUP_MS) {
+      await stop();
+      throw new Error(`${engine} did not answer ${readyPath} within ${STARTUP_MS / 1000} s:\n${buffer}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const startupMs = performance.now() - started;
+  return { engine, origin, startupMs, output: () => buffer, memory: () => groupMemory(child.pid), stop };
+}
+
+/** Cloudflare's limits on a Worker's static assets (developers.cloudflare.com/workers/platform/limits). */
+export const CLOUDFLARE_ASSETS = { maxFiles: 100_000, maxFilesFree: 20_000, maxFileBytes: 25 * 1024 * 1024 };
+
+/**
+ * A view of siteDir holding only the files `include` keeps (relative paths
+ * with '/'), as hard links (a copy where linking fails) in a new temporary
+ * folder: what a host that refuses some of the site is given. Returns the
+ * folder and its file count; the caller removes it.
+ */
+export function siteView(siteDir: string, include: (relative: string, bytes: number) => boolean): { dir: string; files: number } {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-edge-view-'));
+  let files = 0;
+  const walk = (relative: string) => {
+    for (const entry of readdirSync(path.join(siteDir, relative), { withFileTypes: true })) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        walk(child);
+        continue;
+      }
+      const source = path.join(siteDir, child);
+      if (!include(child, statSync(source).size)) continue;
+      const target = path.join(dir, child);
+      mkdirSync(path.dirname(target), { recursive: true });
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
+      files++;
+    }
+  };
+  walk('');
+  return { dir, files };
+}
+
+const MATRIX_FOLDER = /^api\/v1\/matrix\/([A-Z]{2}[0-9]{4}(?:\.[0-9]+)?)\//;
+
+/**
+ * The built site as Cloudflare takes it: without files over 25 MiB (the
+ * mirror archive) and with the matrix folders of `keepIds` only (the full
+ * build's 144,592 files are over the 100,000 a Worker's assets may have; a
+ * compact build is what a real deployment needs). Throws if it is still over.
+ */
+export function cloudflareSiteView(siteDir: string, keepIds: ReadonlySet<string>): { dir: string; files: number } {
+  const made = siteView(siteDir, (relative, bytes) => {
+    if (bytes > CLOUDFLARE_ASSETS.maxFileBytes) return false;
+    const folder = MATRIX_FOLDER.exec(relative);
+    return folder === null || keepIds.has(folder[1]);
+  });
+  if (made.files > CLOUDFLARE_ASSETS.maxFiles) {
+    rmSync(made.dir, { recursive: true, force: true });
+    throw new Error(`${made.files} files: over Cloudflare's ${CLOUDFLARE_ASSETS.maxFiles} even without the other matrices' folders`);
+  }
+  return made;
+}
