@@ -73,7 +73,15 @@ export function listViews(release: Release): ListView[] {
     let combos: Filters[] = [{}];
     for (const key of keys) combos = combos.flatMap((f) => values[key].map((v) => ({ ...f, [key]: v })));
     for (const filters of combos) {
-      const matrices = ordered.filter((m) => keys.every((key) => valuesOf(m, key, latest).includes(filters[key]!)));
+      // The service filters first and keeps the newest version of each base id
+      // among what is left (tax_group=plants&version=latest: 875 matrices; the
+      // newest over the whole release, then filtered, would be 820).
+      const others = keys.filter((key) => key !== 'version');
+      let matrices = ordered.filter((m) => others.every((key) => valuesOf(m, key, latest).includes(filters[key]!)));
+      if (filters.version === LATEST) {
+        const newest = latestVersions(matrices);
+        matrices = matrices.filter((m) => newest.has(m));
+      }
       views.push({ filters, matrices });
     }
   }

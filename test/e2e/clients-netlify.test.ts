@@ -24,20 +24,23 @@ type Params = Record<string, string>;
 
 const release = sharedRelease();
 const ordered = [...release.matrices].sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)) || a.row - b.row);
-const latest = new Set<Matrix>();
-{
+/** The newest version of each base id among the given matrices. */
+function newest(matrices: Matrix[]): Set<Matrix> {
   const byBase = new Map<string, Matrix>();
-  for (const m of release.matrices) if (!byBase.has(m.baseId) || byBase.get(m.baseId)!.version < m.version) byBase.set(m.baseId, m);
-  for (const m of byBase.values()) latest.add(m);
+  for (const m of matrices) if (!byBase.has(m.baseId) || byBase.get(m.baseId)!.version < m.version) byBase.set(m.baseId, m);
+  return new Set(byBase.values());
 }
 
 /** The matrices a filter set selects, in list order (the real service's semantics). */
 function select(filters: Params): Matrix[] {
-  return ordered.filter((m) =>
+  const kept = ordered.filter((m) =>
     (filters.collection === undefined || m.collection === filters.collection) &&
     (filters.tax_group === undefined || m.taxGroup === filters.tax_group) &&
-    (filters.tax_id === undefined || m.species.some((s) => String(s.taxId) === filters.tax_id)) &&
-    (filters.version === undefined || (filters.version === 'latest' && latest.has(m))));
+    (filters.tax_id === undefined || m.species.some((s) => String(s.taxId) === filters.tax_id)));
+  if (filters.version === undefined) return kept;
+  // version=latest: the newest version of each base id among what the other filters kept.
+  const latest = filters.version === 'latest' ? newest(kept) : new Set<Matrix>();
+  return kept.filter((m) => latest.has(m));
 }
 
 const query = (params: Params) => Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
