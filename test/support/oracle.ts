@@ -5,10 +5,11 @@
 // loopback port in its own process group, and stops it as a whole.
 // Needs Debian's python3 with python3-django, python3-djangorestframework,
 // python3-yaml and python3-gunicorn (.ci/run installs them).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { folderHash } from '../../generator/pipeline/fingerprint.ts';
 import { PROJECT_ROOT, dataDir } from './paths.ts';
 import { freePort } from './servers.ts';
@@ -39,7 +40,7 @@ export function oraclePython(): string | null {
 }
 
 /** The SQLite file of this release, loaded once per release and oracle version. */
-export function oracleDatabase(python: string, data = dataDir()): string {
+export async function oracleDatabase(python: string, data = dataDir()): Promise<string> {
   const hash = folderHash(path.join(ORACLE_DIR, 'matrix'), folderHash(data)).digest('hex').slice(0, 16);
   const dir = path.join(os.tmpdir(), 'jaspar-drf-oracle');
   const db = path.join(dir, `${hash}.sqlite3`);
@@ -48,10 +49,11 @@ export function oracleDatabase(python: string, data = dataDir()): string {
   // Loaded under a name of its own, then renamed: a parallel run never sees half a database.
   const partial = path.join(dir, `${hash}.${process.pid}.partial.sqlite3`);
   try {
-    execFileSync(python, ['manage.py', 'load_jaspar', '--data', data], {
+    // Not execFileSync: a test worker blocked for long misses Vitest's RPC deadline.
+    await promisify(execFile)(python, ['manage.py', 'load_jaspar', '--data', data], {
       cwd: ORACLE_DIR,
       env: { ...process.env, JASPAR_DB: partial, JASPAR_DATA: data },
-      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
     });
     renameSync(partial, db);
   } finally {
@@ -74,7 +76,7 @@ export async function startOracle(options: { port?: number; workers?: number } =
   const python = oraclePython();
   if (python === null) throw new Error('no python3 with django, rest_framework, yaml and gunicorn: apt-get install python3-django python3-djangorestframework python3-yaml python3-gunicorn');
   const data = dataDir();
-  const db = oracleDatabase(python, data);
+  const db = await oracleDatabase(python, data);
   const port = options.port ?? (await freePort());
   const child = spawn(python, ['-m', 'gunicorn', '--workers', String(options.workers ?? 2), '--bind', `127.0.0.1:${port}`, 'standin.wsgi:application'], {
     cwd: ORACLE_DIR,
