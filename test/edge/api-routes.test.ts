@@ -8,7 +8,7 @@ import { apiRoutes, apiTarget, LAYOUT_KINDS, matchRoute, type ApiTarget } from '
 import { parseQuery } from '../../generator/edge/query.ts';
 import { FLAT, type Layout } from '../../generator/routes/shard.ts';
 import { routeTable, type RouteKind } from '../../generator/routes/table.ts';
-import { indexDir, logoPathIn, outputPath, releaseDir, sitesApiDir, unsupportedPath } from '../../generator/routes/urls.ts';
+import { indexDir, outputPath, releaseDir, sitesApiDir, unsupportedPath } from '../../generator/routes/urls.ts';
 
 const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
 const target = (layout: Layout, root: string, url: string, accept: string | null = null): ApiTarget | null => {
@@ -74,7 +74,7 @@ describe.each([
   });
 
   it('logos: the file in its shard folder when the layout shards logos', () => {
-    expect(target(layout, root, at('/static/logos/svg/MA0004.1.svg'))).toEqual({ kind: 'file', route: 'logo', path: at(logoPathIn(layout, 'MA0004.1')) });
+    expect(target(layout, root, at('/static/logos/svg/MA0004.1.svg'))).toEqual({ kind: 'file', route: 'logo', path: at(layout.logos ? '/static/logos/svg/MA/MA0004.1.svg' : '/static/logos/svg/MA0004.1.svg') });
     expect(LAYOUT_KINDS.has('logo')).toBe(true);
   });
 
