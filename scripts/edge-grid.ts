@@ -1,10 +1,13 @@
 // The edge handler's oracle grid (test/edge/grid.ts) outside vitest, against
 // a site already built:
-//   npx tsx scripts/edge-grid.ts --site DIR [--oracle http://127.0.0.1:PORT] [--show N]
+//   npx tsx scripts/edge-grid.ts --site DIR [--oracle http://127.0.0.1:PORT] [--show N] [--engine netlify|cloudflare]
+// --engine runs the engines' sample (test/edge/engine-grid.ts) through that
+// real engine (test/support/edge-servers.ts) instead of the whole grid in process.
 // Without --oracle it starts the DRF oracle (test/support/oracle.ts) on a free
 // loopback port and stops it at the end. The site must be built with
 // --base-url http://jaspar.test (the tests' base URL). Prints the summary and
 // the first N differences; exits 1 when any.
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { handle } from '../generator/edge/handler.ts';
@@ -13,17 +16,30 @@ import { startOracle } from '../test/support/oracle.ts';
 import { fetchAll } from '../test/support/servers.ts';
 import { folderSite } from '../test/edge/folder-site.ts';
 import { DESIGN, askMirror, askOracle, grid, judge, type GridRequest } from '../test/edge/grid.ts';
+import { askEngine, engineGrid, idsOf } from '../test/edge/engine-grid.ts';
+import { cloudflareSiteView, startEdgeServer, type EdgeServer, type Engine } from '../test/support/edge-servers.ts';
 
-const { values } = parseArgs({ options: { site: { type: 'string' }, oracle: { type: 'string' }, show: { type: 'string', default: '20' }, filter: { type: 'string' } } });
+const { values } = parseArgs({ options: { site: { type: 'string' }, oracle: { type: 'string' }, show: { type: 'string', default: '20' }, filter: { type: 'string' }, engine: { type: 'string' } } });
 if (!values.site) throw new Error('--site DIR (a site built with --base-url http://jaspar.test)');
-const site = folderSite(path.resolve(values.site));
+const siteDir = path.resolve(values.site);
+const site = folderSite(siteDir);
+const engine = values.engine as Engine | undefined;
+let server: EdgeServer | undefined;
+let view: string | undefined;
+if (engine) {
+  const sample = engineGrid().oracle;
+  const made = engine === 'cloudflare' ? cloudflareSiteView(siteDir, idsOf(sample)) : null;
+  view = made?.dir;
+  server = await startEdgeServer(engine, made?.dir ?? siteDir);
+  console.log(`${engine} started in ${(server.startupMs / 1000).toFixed(1)} s`);
+}
 const started = values.oracle ? null : await startOracle();
 const origin = values.oracle ?? started!.origin;
 
 try {
-  const requests = grid().filter((r) => !values.filter || r.target.includes(values.filter));
-  const verdicts = await fetchAll(requests, 4, async (r: GridRequest) => {
-    const [mirror, oracle] = await Promise.all([askMirror((q) => handle(q, site), SITE_BASE_URL, r), askOracle(origin, SITE_BASE_URL, r)]);
+  const requests = (engine ? engineGrid().oracle : grid()).filter((r) => !values.filter || r.target.includes(values.filter));
+  const verdicts = await fetchAll(requests, server ? 2 : 4, async (r: GridRequest) => {
+    const [mirror, oracle] = await Promise.all([server ? askEngine(server.origin, r) : askMirror((q) => handle(q, site), SITE_BASE_URL, r), askOracle(origin, SITE_BASE_URL, r)]);
     return { r, verdict: judge(r, mirror, oracle) };
   });
   const tally = new Map<string, number>();
@@ -41,4 +57,6 @@ try {
   process.exitCode = different.length ? 1 : 0;
 } finally {
   await started?.stop();
+  await server?.stop();
+  if (view) rmSync(view, { recursive: true, force: true });
 }

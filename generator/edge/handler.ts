@@ -22,7 +22,7 @@
 //   callback that is not a JavaScript identifier path, another release)
 //   gets a JSON error saying why.
 // Web-standard APIs only: no node: imports, no file system.
-import { FORMATS, FORMAT_IDS, type FormatId } from '../formats/registry.ts';
+import { DEFAULT_FORMAT, FORMATS, FORMAT_IDS, type FormatId } from '../formats/registry.ts';
 import { toJson } from '../formats/json.ts';
 import { toYaml } from '../formats/yaml.ts';
 import type { FormatContext, Json, Resource } from '../formats/types.ts';
@@ -32,9 +32,12 @@ import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '..
 import type { Page } from '../routes/paginate.ts';
 import { useLayout } from '../routes/shard.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, listDir, listQueryUrl, logoPath, outputPath, pageHref, sitesPath, versionsDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
   type FilterKey, type Filters,
 } from '../routes/urls.ts';
+import { API_CRUMB, INDEX_TITLES } from '../plan/endpoints.ts';
+import { FLAT } from '../routes/shard.ts';
+import { LAYOUT_KINDS, apiRoutes, apiTarget, type ApiTarget } from './api-routes.ts';
 import { FILTER_COMBINATIONS } from '../views.ts';
 import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
@@ -189,10 +192,14 @@ const NOT_FOUND = 'Not found.';
 export async function handle(request: Request, site: EdgeSite): Promise<Response> {
   const url = new URL(request.url);
   const route = routeOf(url.pathname);
-  if (route === null) return site.next(request);
-  // A collection's, group's or species' folder URL as such: its file (the first page) answers it.
+  if (route === null) return otherRoute(request, url, site);
+  // A collection's, group's or species' folder URL as such: the copy of its
+  // first page the build writes in that folder answers it (as Netlify's rule
+  // does; a static server would give the folder's page for people).
   if (route.kind === 'list' && route.pathFilter && url.search === '' && [null, '*/*'].includes(request.headers.get('Accept')) && request.method === 'GET') {
-    return site.next(request);
+    const copy = await site.next(new Request(new URL(pathUrl(url.pathname, DEFAULT_FORMAT), url), request));
+    if (copy.ok) return answer(request, 200, FORMATS[DEFAULT_FORMAT].mediaType, await copy.arrayBuffer());
+    await copy.body?.cancel(); // a value the release lacks: the list answers "Not found."
   }
 
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
@@ -435,3 +442,146 @@ function buildView(state: Loaded, filters: Filters): Record_[] {
 }
 
 const sameMatrices = (a: Record_[], b: Record_[]) => a.length === b.length && a.every((r, i) => r === b[i]);
+
+// ---- Every other URL of the route table (api-routes.ts) --------------------
+//
+// Cloudflare's static assets have no query rules: what the handler passed on
+// as it was (the API root, the index lists, a release, binding sites, with
+// their query) got the folder's page for people or a 404 there. These are
+// answered here on every host, from the files, with the service's semantics
+// (any page size, page=last, "Invalid page.", Accept); pages and assets go to
+// the files untouched.
+
+type IndexPage = Extract<ApiTarget, { kind: 'index-page' }>;
+
+/** Items of an index list, read once per instance from its largest pre-rendered page size. */
+const indexItems = new WeakMap<Loaded, Map<string, Promise<Json[]>>>();
+
+async function otherRoute(request: Request, url: URL, site: EdgeSite): Promise<Response> {
+  // Matched first in the flat layout, so that pages and assets never wait for the indexes.
+  const flat = apiTarget(apiRoutes(FLAT), url.pathname, [], null);
+  if (flat === null ? !url.pathname.startsWith(`${API}/`) : flat.kind === 'file' && !LAYOUT_KINDS.has(flat.route)) return site.next(request);
+  let state: Loaded;
+  try {
+    state = await load(site);
+  } catch (e) {
+    console.error(`edge handler: ${(e as Error).message}; the static files answer`);
+    return site.next(request);
+  }
+  let pairs: QueryPairs;
+  try {
+    pairs = parseQuery(url.search);
+  } catch (e) {
+    if (e instanceof QueryTooLarge) return error(request, 400, `This mirror reads at most a query of limited size: ${e.message}.`);
+    throw e;
+  }
+  const accept = request.headers.get('Accept');
+  if (accept !== null && accept.length > MAX_ACCEPT_LENGTH) return error(request, 400, `The Accept header is longer than ${MAX_ACCEPT_LENGTH} characters.`);
+  const target = apiTarget(apiRoutes(state.index.layout), url.pathname, pairs, accept);
+  if (target === null) {
+    // Under the API, a path no route takes: its file by path URL, else the API's "Not found." (JSON, as the service).
+    const response = await site.next(request);
+    if (response.status !== 404 || request.method === 'OPTIONS') return response;
+    await response.body?.cancel();
+    return error(request, 404, NOT_FOUND);
+  }
+  if (target.kind === 'file') {
+    return target.path === url.pathname ? site.next(request) : site.next(new Request(new URL(`${target.path}${url.search}`, url), request));
+  }
+  if (target.kind === 'matrix') {
+    // The list and matrix endpoints without their trailing slash: answered as with it (Netlify's rules take both; the service redirects).
+    if (url.pathname.endsWith('/')) return site.next(request);
+    return handle(new Request(new URL(`${url.pathname}/${url.search}`, url), request), site);
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+    return error(request, 405, `Method "${request.method}" not allowed.`);
+  }
+  const get = (key: string) => lastValue(pairs, key);
+  if (target.kind === 'error') {
+    if (target.file === undefined) return error(request, target.status, target.detail ?? NOT_FOUND);
+    const body = await site.readFile(target.file);
+    return body === null ? error(request, target.status, NOT_FOUND) : answer(request, target.status, 'application/json', body);
+  }
+  let callback: string | undefined;
+  if (target.format === 'jsonp') {
+    callback = get('callback') ?? 'callback';
+    if (callback.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(callback)) return error(request, 400, 'callback must be a JavaScript identifier path such as cb, jQuery_123 or app.cb.');
+  }
+  const release = get('release');
+  if (release && release !== String(state.index.release.year)) {
+    return error(request, 404, `Release "${release}" is not available: this mirror serves ${state.index.release.name} (release=${state.index.release.year}).`, callback);
+  }
+  const format = target.format;
+  if (request.method === 'OPTIONS') {
+    const body: Json = { name: target.kind === 'index-page' ? INDEX_TITLES[target.endpoint as keyof typeof INDEX_TITLES] ?? target.endpoint : target.route, renders: SERVICE_RENDERERS.map((r) => r.mediaType), parses: ['application/yaml'] };
+    return answer(request, 200, 'application/json', toJson(body));
+  }
+  const ctx: Ctx = { request, url, site, state, pairs, get, format, callback };
+  if (target.kind === 'index-page') return indexPage(ctx, target);
+  return file(ctx, target.path.slice(0, target.path.lastIndexOf('/') + 1));
+}
+
+/** Every item of an index list (the largest page size's pages, in order). */
+function itemsOf(ctx: Ctx, target: IndexPage): Promise<Json[]> {
+  let lists = indexItems.get(ctx.state);
+  if (lists === undefined) indexItems.set(ctx.state, (lists = new Map()));
+  let items = lists.get(target.endpoint);
+  if (items === undefined) {
+    items = (async () => {
+      const all: Json[] = [];
+      for (let n = 1; ; n++) {
+        const text = await ctx.site.readFile(target.itemsFile(n));
+        if (text === null) throw new Error(`${target.itemsFile(n)} is missing: the site was built without it`);
+        const page = JSON.parse(text) as { count: number; results: Json[] };
+        all.push(...page.results);
+        if (all.length >= page.count || page.results.length === 0) return all;
+      }
+    })();
+    items.catch(() => lists.delete(target.endpoint));
+    lists.set(target.endpoint, items);
+  }
+  return items;
+}
+
+/** A page of an index list: its file where the page size is pre-rendered and the file's links are the service's, else rendered with the same renderers. */
+async function indexPage(ctx: Ctx, target: IndexPage): Promise<Response> {
+  const { request, state, format, callback } = ctx;
+  const items = await itemsOf(ctx, target);
+  const last = Math.max(1, Math.ceil(items.length / target.pageSize));
+  const number = target.page === 'last' ? last : target.page;
+  if (number === null || number > last) return error(request, 404, 'Invalid page.', callback);
+  const page: Page<Json> = {
+    number,
+    items: items.slice((number - 1) * target.pageSize, number * target.pageSize),
+    previous: number > 1 ? number - 1 : null,
+    next: number < last ? number + 1 : null,
+    last,
+  };
+  const next = pageLink(ctx, page.next);
+  const previous = pageLink(ctx, page.previous);
+  const own = (n: number | null) => (n === null ? null : indexQueryUrl(state.index.base, target.endpoint, format, n, target.pageSize));
+  const path = target.file(number);
+  if (path !== null && own(page.next) === next && own(page.previous) === previous && (callback === undefined || callback === 'callback')) {
+    const response = await staticFile(ctx, path);
+    if (response !== null) return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
+  }
+  const body: Json = { count: items.length, next, previous, results: page.items };
+  if (callback !== undefined && callback !== 'callback') return answer(request, 200, FORMATS.jsonp.mediaType, `${callback}(${toJson(body)});`);
+  const title = INDEX_TITLES[target.endpoint as keyof typeof INDEX_TITLES] ?? target.endpoint;
+  const path_ = ctx.url.pathname;
+  const href = (key: string, value: string) => `${path_}?${rewriteQuery(ctx.pairs, key, value)}`;
+  const resource: Resource = {
+    kind: 'index',
+    body,
+    matrices: [],
+    nav: {
+      title,
+      dir: path_,
+      request: `${path_}${ctx.url.search}`,
+      formats: target.formats.map((f) => ({ format: f, href: href('format', f) })),
+      pages: pagesNav(page, (n) => href('page', String(n))),
+      breadcrumbs: [API_CRUMB, { label: title, href: path_ }],
+    },
+  };
+  return answer(request, 200, FORMATS[format].mediaType, FORMATS[format].render(resource, state.context));
+}

@@ -65,8 +65,9 @@ function satisfies(renderer: MediaType, accepted: MediaType): boolean {
   return true;
 }
 
-export function negotiate(format: string | undefined, accept: string | null): Negotiated {
-  let renderers = SERVICE_RENDERERS;
+/** `formats`: the resource's own renderers (an index list has no text formats), in the service's order. */
+export function negotiate(format: string | undefined, accept: string | null, formats?: readonly FormatId[]): Negotiated {
+  let renderers = formats ? SERVICE_RENDERERS.filter((r) => formats.includes(r.format)) : SERVICE_RENDERERS;
   if (format) {
     renderers = renderers.filter((r) => r.format === format);
     if (renderers.length === 0) return { ok: false, status: 404 };

@@ -28,6 +28,9 @@ export interface IndexList {
   filter?: FilterKey;
 }
 
+/** The index lists' titles (pages for people; the edge handler's pages at other page sizes). */
+export const INDEX_TITLES: Record<IndexList['endpoint'], string> = { collections: 'Collections', taxon: 'Taxonomic groups', species: 'Species', releases: 'Releases' };
+
 export function indexLists(release: Release, base: string): IndexList[] {
   const values = filterValues(release);
   const speciesNames = new Map<string, string>();
@@ -36,19 +39,19 @@ export function indexLists(release: Release, base: string): IndexList[] {
   return [
     {
       endpoint: 'collections',
-      title: 'Collections',
+      title: INDEX_TITLES.collections,
       filter: 'collection',
       items: values.collection.map((name) => ({ name, url: `${indexUrl(base, 'collections')}${name}/` })),
     },
     {
       endpoint: 'taxon',
-      title: 'Taxonomic groups',
+      title: INDEX_TITLES.taxon,
       filter: 'tax_group',
       items: values.tax_group.map((name) => ({ name, url: `${indexUrl(base, 'taxon')}${name}/` })),
     },
     {
       endpoint: 'species',
-      title: 'Species',
+      title: INDEX_TITLES.species,
       filter: 'tax_id',
       items: values.tax_id.map((taxId) => ({
         tax_id: Number(taxId),
@@ -59,7 +62,7 @@ export function indexLists(release: Release, base: string): IndexList[] {
     },
     {
       endpoint: 'releases',
-      title: 'Releases',
+      title: INDEX_TITLES.releases,
       items: [releaseBody(release, base)],
     },
   ];
@@ -77,7 +80,7 @@ export function releaseBody(release: Release, base: string): { [key: string]: Js
   };
 }
 
-const API_CRUMB: Link = { label: 'API root', href: ROOT_DIR };
+export const API_CRUMB: Link = { label: 'API root', href: ROOT_DIR };
 
 
 /** Every page, at every page size, of an index list. */

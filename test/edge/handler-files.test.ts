@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
 import { FORMAT_IDS, type FormatId } from '../../generator/formats/registry.ts';
-import { listDir, listQueryUrl, outputPath, type Filters } from '../../generator/routes/urls.ts';
+import { PAGE_SIZES, indexDir, indexQueryUrl, listDir, listQueryUrl, outputPath, type Filters } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
 import { problems } from '../support/servers.ts';
 import { folderSite } from './folder-site.ts';
@@ -76,6 +76,37 @@ describe('edge handler and the pre-rendered files', () => {
       }
     }
     process.stdout.write(`edge handler: ${compared} answers compared with the pre-rendered files\n`);
+    expect(wrong, problems(wrong)).toEqual([]);
+  });
+
+  it('answers the index lists\' own query URLs with their files (page 2: the link to page 1 without page=1, as the service)', { timeout: 120_000 }, async () => {
+    // Cloudflare has no query rules: the handler answers these itself (api-routes.ts).
+    const siteDir = inject('siteDir');
+    const site = folderSite(siteDir);
+    const wrong: string[] = [];
+    let compared = 0;
+    for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
+      for (const pageSize of PAGE_SIZES) {
+        const { count } = JSON.parse(readFileSync(path.join(siteDir, outputPath(indexDir(endpoint, 1, pageSize), 'json')), 'utf8')) as { count: number };
+        for (let n = 1; n <= Math.max(1, Math.ceil(count / pageSize)); n++) {
+          for (const format of ['json', 'jsonp', 'yaml', 'api'] as const) {
+            const file = readFileSync(path.join(siteDir, outputPath(indexDir(endpoint, n, pageSize), format)), 'utf8');
+            const target = indexQueryUrl(SITE_BASE_URL, endpoint, format, n, pageSize);
+            const response = await handle(new Request(target), site);
+            const body = await response.text();
+            compared++;
+            if (response.status !== 200) wrong.push(`${target}: status ${response.status}`);
+            else if (n !== 2 && body !== file) wrong.push(`${target}: differs from its file`);
+            else if (n === 2 && format === 'json') {
+              const parsed = JSON.parse(body) as { previous: string };
+              expect(parsed.previous, target).toBe(indexQueryUrl(SITE_BASE_URL, endpoint, format, 1, pageSize).replace(/&page=1(?=&|$)/, ''));
+              expect({ ...JSON.parse(file), previous: parsed.previous }, target).toEqual(parsed);
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
     expect(wrong, problems(wrong)).toEqual([]);
   });
 
