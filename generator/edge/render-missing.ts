@@ -57,7 +57,14 @@ interface Rebuilt {
   latest: Set<Matrix>;
   byId: Map<string, Matrix>;
   byBase: Map<string, Matrix[]>;
+  /** The matrices of the list views asked for, by folder (bounded: folders come from requests). */
+  views: Map<string, Matrix[]>;
+  /** The API root, the index lists' pages and the releases, by folder, when first asked for. */
+  endpoints?: Map<string, PlannedResource>;
 }
+
+/** List views whose matrices are kept per instance (the release has about 1,300). */
+const MAX_VIEWS = 64;
 
 const rebuilt = new WeakMap<EdgeIndex, Promise<Rebuilt>>();
 
@@ -74,6 +81,7 @@ function rebuild(source: CompactSource): Promise<Rebuilt> {
         latest: latestVersions(ordered),
         byId: new Map(ordered.map((m) => [m.matrixId, m])),
         byBase,
+        views: new Map(),
       };
     });
     done.catch(() => rebuilt.delete(source.index)); // a failed read is tried again
@@ -142,16 +150,23 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
     if (filters === null || listDir(number, pageSize, filters) !== dir) return null;
     if (pageSize !== undefined && !(PAGE_SIZES as readonly number[]).includes(pageSize)) return null;
     const r = await rebuild(source);
-    const pages = planListPages(viewMatrices(r.ordered, filters, r.latest), pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base);
-    return pages[number - 1] ?? null;
+    const viewDir = listDir(1, pageSize, filters);
+    let matrices = r.views.get(viewDir);
+    if (matrices === undefined) {
+      if (r.views.size >= MAX_VIEWS) r.views.clear();
+      r.views.set(viewDir, (matrices = viewMatrices(r.ordered, filters, r.latest)));
+    }
+    return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base)[number - 1] ?? null;
   }
-  if (dir === ROOT_DIR) return planRoot((await rebuild(source)).release, index.base);
-  const indexList = INDEX_LIST.exec(dir);
-  if (indexList) {
-    const list = indexLists((await rebuild(source)).release, index.base).find((l) => l.endpoint === indexList[1]);
-    return (list && planIndexList(list, index.base).find((p) => p.dir === dir)) ?? null;
+  if (dir === ROOT_DIR || INDEX_LIST.test(dir) || RELEASE_DIR.test(dir)) {
+    const r = await rebuild(source);
+    r.endpoints ??= new Map([
+      planRoot(r.release, index.base),
+      ...indexLists(r.release, index.base).flatMap((list) => planIndexList(list, index.base)),
+      ...planReleases(r.release, index.base),
+    ].map((p) => [p.dir, p]));
+    return r.endpoints.get(dir) ?? null;
   }
-  if (RELEASE_DIR.test(dir)) return planReleases((await rebuild(source)).release, index.base).find((p) => p.dir === dir) ?? null;
   const sites = SITES_DIR.exec(dir);
   if (sites) {
     const r = await rebuild(source);

@@ -92,7 +92,11 @@ export async function compareCompact(fullDir: string, compactDir: string, { samp
     result.kinds.set(kind, (result.kinds.get(kind) ?? 0) + 1);
     if (response.status !== 200) result.different.push(`/${file}: status ${response.status}`);
     else if (!body.equals(expected)) result.different.push(`/${file}: ${body.length} bytes, the full build's file ${expected.length}`);
-    if (result.compared % 1000 === 0) onProgress?.(result.compared);
+    if (result.compared % 500 === 0) {
+      onProgress?.(result.compared);
+      // Lets the test runner's messages through (a worker blocked too long fails the run).
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
   return result;
 }
