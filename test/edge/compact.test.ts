@@ -4,14 +4,14 @@
 // release is compared file by file; the full release (the global setup's
 // build, inject('siteDir')) every file of the smaller kinds and a spread
 // sample (one in SAMPLE, coprime with the nine formats) of the larger ones.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { forgetIndexes, handle } from '../../generator/edge/handler.ts';
-import { CLOUDFLARE_ASSETS } from '../support/edge-servers.ts';
+import { CLOUDFLARE_ASSETS, freePortInRange } from '../support/edge-servers.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT, SITE_BASE_URL, dataDir } from '../support/paths.ts';
 import { problems } from '../support/servers.ts';
@@ -34,6 +34,47 @@ async function build(data: string, out: string, profile: 'full' | 'compact'): Pr
     env,
     maxBuffer: 16 * 1024 * 1024,
   });
+}
+
+/** `npm run serve -- ARGS` in its own process group until stop(); ready when `ready` answers 200. */
+async function serve(args: string[], ready: string): Promise<{ origin: string; output: () => string; stop: () => Promise<void> }> {
+  const port = await freePortInRange();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/serve.ts'), ...args, '--port', String(port)], {
+    cwd: PROJECT_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid!, 'SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      process.kill(-child.pid!, 'SIGKILL'); // stragglers of the group (workerd, deno)
+    } catch {
+      // gone
+    }
+  };
+  const origin = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`npm run serve -- ${args.join(' ')} exited ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(`${origin}${ready}`, { signal: AbortSignal.timeout(20_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+    } catch {
+      // not yet
+    }
+    if (performance.now() - started > 120_000) {
+      await stop();
+      throw new Error(`npm run serve -- ${args.join(' ')} did not answer ${ready} in 120 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return { origin, output: () => output, stop };
 }
 
 describe('compact build', () => {
@@ -82,6 +123,38 @@ describe('compact build', () => {
     ]) {
       const response = await handle(new Request(`${SITE_BASE_URL}/${missing}`), site);
       expect(response.status, missing).toBe(404);
+    }
+  });
+
+  it('npm run serve -- --server cloudflare: wrangler dev with the Worker answers the compact build\'s missing files as the full build has them', { timeout: 180_000 }, async () => {
+    const full = path.join(root, 'small-full');
+    const server = await serve(['--server', 'cloudflare', '--dir', path.join(root, 'small-compact')], '/api/v1/');
+    try {
+      for (const file of ['api/v1/matrix/MA0014.2/index.bed.txt', 'api/v1/matrix/page/1/index.meme.txt', 'api/v1/species/index.json', 'api/v1/matrix/collection/CORE/page/1/index.jaspar.txt', 'static/logos/svg/MA0004.1.svg']) {
+        const response = await fetch(`${server.origin}/${file}`);
+        expect(response.status, file).toBe(200);
+        expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(path.join(full, file))), file).toBe(true);
+      }
+      // And what only the handler answers: a page size no file has.
+      const list = (await (await fetch(`${server.origin}/api/v1/matrix/?page_size=4&page=2`)).json()) as { count: number; results: unknown[] };
+      expect([list.count, list.results.length]).toEqual([9, 4]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('npm run serve -- --server netlify: netlify dev with the edge function (and without it: --edge off)', { timeout: 240_000 }, async () => {
+    const full = path.join(root, 'small-full');
+    for (const edge of ['on', 'off']) {
+      const server = await serve(['--server', 'netlify', '--dir', full, '--edge', edge], '/api/v1/');
+      try {
+        // A page size the files do not have: the edge function answers it; the rules alone, their "not pre-rendered" error.
+        const body = await (await fetch(`${server.origin}/api/v1/matrix/?page_size=4&page=2`)).text();
+        if (edge === 'on') expect((JSON.parse(body) as { results: unknown[] }).results.length, server.output()).toBe(4);
+        else expect(body).toMatch(/has not pre-rendered this page_size/);
+      } finally {
+        await server.stop();
+      }
     }
   });
 
