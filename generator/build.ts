@@ -4,7 +4,7 @@
 // what changed (write/writer.ts; render workers do the rendering, see
 // generator/pipeline/). A build whose inputs (release, generator, options)
 // and output folder are as the previous build left them stops early.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
@@ -28,6 +28,7 @@ import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, currentLayout, useLayout, type Layout } from './routes/shard.ts';
 import { writeMirror } from './mirror/archive.ts';
+import { ARCHIVE, MANIFEST, rel } from './mirror/layout.ts';
 import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles } from './edge/build-indexes.ts';
 
@@ -49,7 +50,12 @@ export interface BuildOptions {
   progress?: boolean;
   /** The folder layout (routes/shard.ts); default: chosen from the release's size. Tests force a sharded layout on a small release. */
   layout?: Layout;
+  /** full (default): every file; compact: what the edge handler cannot render from its indexes (issue 14, Cloudflare's file limit; edge/render-missing.ts). */
+  profile?: Profile;
 }
+
+export const PROFILES = ['full', 'compact'] as const;
+export type Profile = (typeof PROFILES)[number];
 
 export interface BuildReport {
   matrices: number;
@@ -84,16 +90,21 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const base = normaliseBaseUrl(options.baseUrl);
   const planned = [...planResources(release, base), ...planEndpoints(release, base)];
   const context = formatContext(info);
+  // A compact build leaves out every resource, the first-page copies and the
+  // logos: the edge handler renders them from its indexes (edge/render-missing.ts).
+  const compact = options.profile === 'compact';
 
   const plan = new OutputPlan(info);
   const listPages = defaultPageCount(release);
   // Rendered later, by the render workers, in each of the resource's formats (resources.ts formatsOf).
-  for (const p of planned) plan.addResource(p);
-  // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
-  const firstPage = planned.find((p) => p.neighbours?.previous === null && p.resource.kind === 'list')!;
-  plan.add(outputFile(`${LIST}/`), FORMATS.api.render(withFormat(firstPage, 'api'), context));
+  if (!compact) {
+    for (const p of planned) plan.addResource(p);
+    // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
+    const firstPage = planned.find((p) => p.neighbours?.previous === null && p.resource.kind === 'list')!;
+    plan.add(outputFile(`${LIST}/`), FORMATS.api.render(withFormat(firstPage, 'api'), context));
+  }
   for (const m of release.matrices) {
-    plan.addLogo(m);
+    if (!compact) plan.addLogo(m);
     if (m.sites !== null) plan.add(outputFile(sitesPath(m.matrixId)), m.sites);
   }
   plan.add(outputFile(errorPaths.notFound), NOT_FOUND);
@@ -104,7 +115,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const rules = redirectRules(routingInput(release, listPages, layout, base));
   plan.add('_redirects', printRedirects(rules));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
-  for (const [file, content] of apiExtras(release, base, planned, context)) plan.add(file, content);
+  for (const [file, content] of apiExtras(release, base, planned, context, { copies: !compact })) plan.add(file, content);
   const root = basePathOf(base);
   plan.add('_headers', printHeaders(headerRules(root)));
   // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
@@ -117,9 +128,9 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.add(outputFile(SEARCH_PAGE), searchPage(release, base));
   plan.add(outputFile(HOME), homePage(release, base, listPages));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
-  for (const [file, content] of downloadFiles(release, base, context)) plan.add(file, content);
+  for (const [file, content] of downloadFiles(release, base, context, { archive: !compact })) plan.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.
-  for (const [file, content] of edgeIndexFiles(release, base)) plan.add(file, content);
+  for (const [file, content] of edgeIndexFiles(release, base, { compact })) plan.add(file, content);
   plan.checkFolderSizes();
   return {
     plan,
@@ -135,7 +146,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, dataHash(options.dataDir), readReleaseText(releaseFile), base);
+  const fingerprint = hashOf(sources, dataHash(options.dataDir), readReleaseText(releaseFile), base, options.profile ?? 'full');
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 
@@ -144,8 +155,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(currentLayout()));
   const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
   const written = await writer.write(plan);
-  // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged.
-  await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0 });
+  // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
+  // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
+  if (options.profile !== 'compact') await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0 });
+  // A full build's archive and manifest in the folder are that step's files (the writer keeps them): gone with it.
+  else for (const file of [ARCHIVE, MANIFEST]) rmSync(path.join(options.outDir, rel(file)), { force: true });
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   writer.commit(done);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false };

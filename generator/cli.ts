@@ -1,11 +1,11 @@
 // Flags → build(options); nothing else.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { DEFAULT_BASE_URL, DEFAULT_DATA, build } from './build.ts';
+import { DEFAULT_BASE_URL, DEFAULT_DATA, PROFILES, build, type Profile } from './build.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
 import { interrupted } from './write/state.ts';
 
-const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE]
+const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE] [--profile full|compact]
 
   --data DIR       JASPAR release folder (matrices.csv, matrices/, sites/, pfm_noninteger.json),
                    or a folder of JASPAR's download files (JASPAR<year>_…_pfms_{jaspar,transfac,meme}.txt,
@@ -16,6 +16,9 @@ const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] 
                    default: $BASE_URL, else Netlify's $URL during a Netlify build, else ${DEFAULT_BASE_URL}
   --release FILE   release description (YAML)   default: data/release-<year>.yaml for JASPAR's download
                    files of that year, else data/release-2024.yaml
+  --profile P      full: every file (default); compact: only what the edge handler cannot render
+                   from its indexes (Cloudflare's 20,000-file limit: serve it with the Worker,
+                   npm run serve -- --server cloudflare; no mirror archive)
 `;
 
 async function main(): Promise<number> {
@@ -27,6 +30,7 @@ async function main(): Promise<number> {
         out: { type: 'string' },
         'base-url': { type: 'string' },
         release: { type: 'string' },
+        profile: { type: 'string', default: 'full' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -39,12 +43,17 @@ async function main(): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
+  if (!(PROFILES as readonly string[]).includes(values.profile!)) {
+    process.stderr.write(`--profile must be one of ${PROFILES.join(', ')} (got "${values.profile}")\n\n${HELP}`);
+    return 2;
+  }
   const env = process.env;
   const options = {
     dataDir: path.resolve(values.data ?? env.JASPAR_DATA ?? DEFAULT_DATA),
     outDir: path.resolve(values.out ?? 'public'),
     baseUrl: values['base-url'] ?? env.BASE_URL ?? (env.NETLIFY === 'true' ? env.URL : undefined) ?? DEFAULT_BASE_URL,
     releaseFile: values.release === undefined ? undefined : path.resolve(values.release),
+    profile: values.profile as Profile,
   };
   try {
     const r = await build({ ...options, progress: true });
@@ -52,7 +61,7 @@ async function main(): Promise<number> {
     // One line, terminal or CI; a terminal also saw the progress line while it ran.
     const changed = r.upToDate ? 'up to date, nothing written' : `${r.written} written, ${r.removed} removed, the rest unchanged`;
     for (const note of r.notes ?? []) process.stdout.write(`note: ${note}\n`);
-    process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
+    process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
     return 0;
   } catch (error) {
     if (error instanceof DatasetError) {

@@ -1,21 +1,28 @@
-// npm run serve -- --server netlify|nginx|caddy|apache|http-server [--dir DIR] [--port P] [--host H]
+// npm run serve -- --server netlify|cloudflare|nginx|caddy|apache|http-server [--dir DIR] [--port P] [--host H] [--edge on|off]
 //
 // Starts a real server in the foreground over a built site (or an unpacked
 // mirror) with the configuration the build wrote into it (_hosting/,
 // _redirects, _headers): the real API's query URLs, Content-Types, CORS and
-// security headers, as far as that server can. Installs nothing: a missing
-// server is named with the command that installs it. Everything the server
+// security headers, as far as that server can. netlify runs `netlify dev`
+// with the edge handler (netlify/edge-functions/; --edge off: the files and
+// rules alone), cloudflare runs `wrangler dev` with the Worker
+// (cloudflare/worker.ts) in front of the site as its assets, both offline,
+// from a project folder set up by generator/edge/hosts/projects.ts (as the
+// engine tests do). Installs nothing: a missing server is named with the command that installs it. Everything the server
 // needs besides the site (its main config, pid file, temp folders) goes to a
 // temporary folder, removed when the server stops (Ctrl-C). The tests start
 // servers through serverCommand() below, so users and tests run the same thing.
 import { spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { INDEX_PATH } from '../generator/edge/indexes.ts';
+import { DENO_BIN_DIR, NETLIFY_BOOTSTRAP, netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../generator/edge/hosts/local-engines.ts';
+import { netlifyProject, wranglerProject } from '../generator/edge/hosts/projects.ts';
 import { HOSTING_FILES } from '../generator/hosting/servers.ts';
 
-export const SERVERS = ['netlify', 'nginx', 'caddy', 'apache', 'http-server'] as const;
+export const SERVERS = ['netlify', 'cloudflare', 'nginx', 'caddy', 'apache', 'http-server'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,6 +39,7 @@ const BINARIES: Record<ServerName, Binary> = {
   caddy: { names: ['caddy'], install: 'sudo apt-get install --no-install-recommends caddy' },
   apache: { names: ['apache2', 'httpd'], install: 'sudo apt-get install --no-install-recommends apache2' },
   netlify: { names: [path.join(NODE_BIN, 'netlify')], install: 'npm ci (netlify-cli is a devDependency of this project)' },
+  cloudflare: { names: [path.join(NODE_BIN, 'wrangler')], install: 'npm ci (wrangler is a devDependency of this project)' },
   'http-server': { names: [path.join(NODE_BIN, 'http-server')], install: 'npm ci (http-server is a devDependency of this project)' },
 };
 
@@ -59,6 +67,16 @@ export interface ServeOptions {
   port: number;
   /** Address to listen on; 127.0.0.1 unless asked otherwise. */
   host: string;
+  /** netlify: with the edge handler (what `npm run serve` does unless --edge off), else the files and rules alone. */
+  edge?: boolean;
+}
+
+/** What `netlify dev` needs to run the edge function offline besides netlify-cli; it would download Deno itself. */
+export function netlifyEdgeMissing(): string[] {
+  const missing: string[] = [];
+  if (!existsSync(path.join(DENO_BIN_DIR, 'deno'))) missing.push(`Deno from npm (${path.relative(PROJECT_ROOT, path.join(DENO_BIN_DIR, 'deno'))}, the deno devDependency; Linux x64 only)`);
+  if (!existsSync(NETLIFY_BOOTSTRAP)) missing.push(`Netlify's edge bootstrap (${path.relative(PROJECT_ROOT, NETLIFY_BOOTSTRAP)}, a dependency of netlify-cli)`);
+  return missing;
 }
 
 export interface ServerCommand {
@@ -170,9 +188,28 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
       case 'netlify':
         need('_redirects');
         Object.assign(env, { BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
-        // Run from the empty tmp folder, so no netlify.toml or .env around can change the answers.
-        args = ['dev', '--offline', '--internal-disable-edge-functions', '--dir', site, '--port', String(o.port)];
+        if (o.edge !== true) {
+          // Run from the empty tmp folder, so no netlify.toml or .env around can change the answers.
+          args = ['dev', '--offline', '--internal-disable-edge-functions', '--dir', site, '--port', String(o.port)];
+          break;
+        }
+        need(INDEX_PATH.slice(1));
+        {
+          const missing = netlifyEdgeMissing();
+          if (missing.length > 0) throw new Error(`netlify dev with the edge function needs ${missing.join(' and ')}: npm ci installs them (or serve without it: --edge off)`);
+        }
+        // tmp becomes the project folder: the repository's netlify.toml, import map and edge function.
+        netlifyProject(tmp, undefined);
+        Object.assign(env, netlifyDevEnv(env));
+        args = netlifyDevArgs(site, o.port);
         break;
+      case 'cloudflare': {
+        need(INDEX_PATH.slice(1));
+        Object.assign(env, wranglerDevEnv(env), { NO_COLOR: '1', FORCE_COLOR: '0' });
+        const entry = wranglerProject(tmp, undefined);
+        args = wranglerDevArgs(entry, path.join(tmp, 'wrangler.jsonc'), site, o.port, undefined, o.host);
+        break;
+      }
       case 'http-server':
         args = [site, '-p', String(o.port), '-a', o.host, '-s'];
         break;
@@ -192,23 +229,35 @@ export class MissingServer extends Error {
 
 function parseArgs(argv: string[]): { server: ServerName } & ServeOptions {
   // Without --server: http-server, what `npm run serve` started before the other servers came.
-  const options = { server: 'http-server' as string, dir: 'public', port: 8080, host: '127.0.0.1' };
+  const options = { server: 'http-server' as string, dir: 'public', port: 8080, host: '127.0.0.1', edge: 'on' };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
-    if (value === undefined || !['--server', '--dir', '--port', '--host'].includes(flag)) {
-      throw new Error(`unknown or incomplete option "${flag}" (fix: --server ${SERVERS.join('|')} [--dir DIR] [--port P] [--host H])`);
+    if (value === undefined || !['--server', '--dir', '--port', '--host', '--edge'].includes(flag)) {
+      throw new Error(`unknown or incomplete option "${flag}" (fix: --server ${SERVERS.join('|')} [--dir DIR] [--port P] [--host H] [--edge on|off])`);
     }
     i++;
     if (flag === '--server') options.server = value;
     else if (flag === '--dir') options.dir = value;
     else if (flag === '--port') options.port = Number(value);
+    else if (flag === '--edge') options.edge = value;
     else options.host = value;
   }
   if (!SERVERS.includes(options.server as ServerName)) throw new Error(`--server must be one of ${SERVERS.join(', ')} (got "${options.server}")`);
+  if (options.edge !== 'on' && options.edge !== 'off') throw new Error(`--edge must be on or off (got "${options.edge}")`);
+  if (options.edge === 'off' && options.server !== 'netlify') throw new Error('--edge off is for --server netlify (the other servers have no edge handler; cloudflare is the Worker)');
   if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) throw new Error(`--port must be a port number (got "${options.port}")`);
   if (!existsSync(path.join(options.dir, 'index.html'))) throw new Error(`${path.resolve(options.dir)} holds no built site (fix: npm run build, or --dir the unpacked mirror)`);
-  return { ...options, server: options.server as ServerName };
+  return { ...options, server: options.server as ServerName, edge: options.edge === 'on' };
+}
+
+/** Whether the site is a compact build (its index says so): only the Worker renders what it leaves out. */
+export function isCompact(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(path.join(dir, INDEX_PATH), 'utf8')) as { compact?: boolean }).compact === true;
+  } catch {
+    return false;
+  }
 }
 
 async function main(): Promise<number> {
@@ -221,7 +270,11 @@ async function main(): Promise<number> {
     process.stderr.write(`serve: ${(error as Error).message}\n`);
     return 2;
   }
-  process.stdout.write(`serve: ${options.server} on http://${options.host}:${options.port}/ over ${path.resolve(options.dir)} (Ctrl-C stops it)\n`);
+  if (options.server !== 'cloudflare' && isCompact(options.dir)) {
+    process.stderr.write(`serve: warning: ${path.resolve(options.dir)} is a compact build (--profile compact): only the Cloudflare Worker renders the files it leaves out (--server cloudflare)${options.server === 'netlify' && options.edge ? '; the Netlify edge function renders those under /api/ but not the logos' : ''}\n`);
+  }
+  const what = options.server === 'netlify' ? `netlify dev ${options.edge ? 'with the edge function' : 'without the edge function (files and rules only)'}` : options.server === 'cloudflare' ? 'wrangler dev with the Worker' : options.server;
+  process.stdout.write(`serve: ${what} on http://${options.host}:${options.port}/ over ${path.resolve(options.dir)} (Ctrl-C stops it)\n`);
   const child = spawn(command.command, command.args, { cwd: command.tmp, env: command.env, stdio: 'inherit' });
   const stop = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', () => stop('SIGTERM'));

@@ -5,14 +5,15 @@ import { currentLayout } from '../routes/shard.ts';
 import { filterValues, listOrder } from '../views.ts';
 import { INDEX_PATH, INDEX_VERSION, MATRICES_PATH, type EdgeIndex, type EdgeMatrices } from './indexes.ts';
 
-/** [output path (relative), content] of each index file. */
-export function edgeIndexFiles(release: Release, base: string): [string, string][] {
+/** [output path (relative), content] of each index file; `compact`: the build leaves out what the handler renders (render-missing.ts). */
+export function edgeIndexFiles(release: Release, base: string, { compact = false } = {}): [string, string][] {
   const ordered = listOrder(release.matrices);
   const index: EdgeIndex = {
     version: INDEX_VERSION,
     base,
     release: release.info,
     layout: currentLayout(),
+    ...(compact ? { compact: true as const } : {}),
     filterValues: filterValues(release),
     rows: ordered.map((m) => [
       m.matrixId, m.name, m.collection, m.baseId, m.version, m.taxGroup, m.tfClass, m.tfFamily, m.dataType,

@@ -42,6 +42,7 @@ import { FILTER_COMBINATIONS } from '../views.ts';
 import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
 import { QueryTooLarge, lastValue, parseQuery, pyInt, rewriteQuery, type QueryPairs } from './query.ts';
+import { renderFile } from './render-missing.ts';
 import { BadParameter, select, selectionOf } from './select.ts';
 
 export interface EdgeSite {
@@ -189,7 +190,9 @@ const NOT_FOUND = 'Not found.';
 
 // ---- The handler ----------------------------------------------------------
 
-export async function handle(request: Request, site: EdgeSite): Promise<Response> {
+export async function handle(request: Request, host: EdgeSite): Promise<Response> {
+  // Every file asked of the site below, also the request's own: in a compact build, the missing ones rendered.
+  const site = withMissingRendered(host);
   const url = new URL(request.url);
   const route = routeOf(url.pathname);
   if (route === null) return otherRoute(request, url, site);
@@ -258,6 +261,46 @@ export async function handle(request: Request, site: EdgeSite): Promise<Response
     case 'versions':
       return file(ctx, versionsDir(route.baseId));
   }
+}
+
+// ---- A compact build's missing files --------------------------------------
+
+/** The site's files, and where the host has none and the index says the build is compact, the full build's file rendered (render-missing.ts). */
+function withMissingRendered(site: EdgeSite): EdgeSite {
+  return {
+    readFile: (path) => site.readFile(path),
+    async next(request) {
+      const response = await site.next(request);
+      if (response.status !== 404 || (request.method !== 'GET' && request.method !== 'HEAD')) return response;
+      const rendered = await renderMissing(request, site);
+      if (rendered === null) return response;
+      await response.body?.cancel();
+      return rendered;
+    },
+  };
+}
+
+async function renderMissing(request: Request, site: EdgeSite): Promise<Response | null> {
+  const { pathname } = new URL(request.url);
+  if (pathname.length > MAX_PATH_LENGTH) return null;
+  let state: Loaded;
+  let path: string;
+  try {
+    state = await load(site);
+    path = decodeURIComponent(pathname);
+  } catch {
+    return null; // no indexes (the handler says why when it needs them) or a path that is not UTF-8: the host's 404
+  }
+  if (!state.index.compact) return null;
+  const file = await renderFile(path, {
+    index: state.index,
+    records: state.records,
+    context: state.context,
+    matrices: () => matricesOf(state, site),
+    readFile: (p) => site.readFile(p),
+  });
+  if (file === null) return null;
+  return answer(request, 200, file.format === undefined ? 'image/svg+xml' : FORMATS[file.format].mediaType, file.body);
 }
 
 interface Ctx {

@@ -43,6 +43,8 @@ export interface EdgeIndex {
   base: string;
   release: ReleaseInfo;
   layout: Layout;
+  /** A compact build (--profile compact): the handler renders the files it leaves out (render-missing.ts). */
+  compact?: true;
   /** Every value a filter takes in the pre-rendered views (views.ts filterValues). */
   filterValues: Record<FilterKey, string[]>;
   rows: IndexRow[];

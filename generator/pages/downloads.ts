@@ -24,7 +24,8 @@ const size = (f: BulkFile) => `<span class="size">${formatBytes(f.bytes)}</span>
 const askedSize = (urlPath: string, missing: string) =>
   `<span class="size" data-size-of="${escapeHtml(urlPath)}" data-missing="${escapeHtml(missing)}">size shown with JavaScript</span>`;
 
-export function downloadsPage(release: Release, base: string, files: readonly BulkFile[]): string {
+/** `archive`: false for a compact build (--profile compact), which has no archive: the page says so instead of listing it. */
+export function downloadsPage(release: Release, base: string, files: readonly BulkFile[], { archive = true } = {}): string {
   const name = escapeHtml(release.info.name);
   const withSites = [...release.matrices].sort(byMatrixId).find((m) => m.sites !== null);
   const lists = files.filter((f) => !f.bundle);
@@ -42,13 +43,7 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
       return `<tr><th scope="row">${escapeHtml(what)}</th><td>${b.matrices.length}</td>${cells}</tr>`;
     })
     .join('\n');
-  return rebase(`${htmlHead('Downloads – JASPAR REST API (static mirror)', `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
-${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
-<main>
-<h1>Downloads</h1>
-<p>${name} as files: the whole API as one archive, the list in one file per format, and JASPAR's download bundles. Absolute URLs inside point at <code>${escapeHtml(base)}</code>.</p>
-
-<h2 id="mirror">Offline mirror</h2>
+  const offlineMirror = `<h2 id="mirror">Offline mirror</h2>
 <table>
 <caption>The whole site as one archive, and the SHA-256 of every file</caption>
 <thead><tr><th scope="col">file</th><th scope="col">size</th><th scope="col">what</th></tr></thead>
@@ -61,7 +56,17 @@ ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 (cd ${ARCHIVE_FOLDER} &amp;&amp; sha256sum -c --quiet ${MANIFEST.slice(1)})
 npx http-server ${ARCHIVE_FOLDER}     # then open http://localhost:8080/</pre>
 <p>In a clone of this project, <code>npm run verify -- ${ARCHIVE_FOLDER}</code> checks the mirror too and names every missing, altered or extra file.</p>
-<p>A plain static server answers the path URLs (<code>/api/v1/matrix/page/2/index.json</code>) and the pages for people; query URLs (<code>?format=&amp;page=</code>) need Netlify's rules (<code>_redirects</code>, included) or a browser. For another address, build the site with <code>--base-url</code> (see the project's README).</p>
+`;
+  const compactNote = `<h2 id="mirror">Offline mirror</h2>
+<p>This is a compact build (<code>--profile compact</code>): the edge handler renders most of the API, so there is no archive of the whole site here. A full build (<code>npm run build</code>) has it.</p>
+`;
+  return rebase(`${htmlHead('Downloads – JASPAR REST API (static mirror)', `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
+${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
+<main>
+<h1>Downloads</h1>
+<p>${name} as files: ${archive ? 'the whole API as one archive, ' : ''}the list in one file per format, and JASPAR's download bundles. Absolute URLs inside point at <code>${escapeHtml(base)}</code>.</p>
+
+${archive ? offlineMirror : compactNote}<p>A plain static server answers the path URLs (<code>/api/v1/matrix/page/2/index.json</code>) and the pages for people; query URLs (<code>?format=&amp;page=</code>) need Netlify's rules (<code>_redirects</code>, included) or a browser. For another address, build the site with <code>--base-url</code> (see the project's README).</p>
 
 <h2 id="list">The whole list in one file</h2>
 <table>

@@ -6,13 +6,13 @@ import yaml from 'js-yaml';
 import type { Release } from '../dataset/types.ts';
 import { docsPage } from '../docs/page.ts';
 import { openApi, openApiDocument } from '../docs/openapi.ts';
-import { INDEX_FORMATS } from './endpoints.ts';
-import { FORMATS, type FormatId } from '../formats/registry.ts';
+import { FORMATS } from '../formats/registry.ts';
 import type { FormatContext } from '../formats/types.ts';
 import { errorFiles, type RoutingInput } from '../hosting/rules.ts';
+import { firstPageCopies } from './endpoints.ts';
 import { formatsOf, withFormat, type PlannedResource } from './resources.ts';
 import { filterValues } from './views.ts';
-import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, OPENAPI_JSON, OPENAPI_YAML, basePathOf, indexDir, listDir, outputPath } from '../routes/urls.ts';
+import { DOCS_DIR, OPENAPI_JSON, OPENAPI_YAML, basePathOf, outputPath } from '../routes/urls.ts';
 import { FLAT, shardsOf, type Layout } from '../routes/shard.ts';
 
 /** What the host rules depend on: the list's length, the release, the folder layout and the path the site lives under. */
@@ -21,25 +21,15 @@ export function routingInput(release: Release, pageCount: number, layout: Layout
   return { pageCount, year: release.info.year, layout, shards: layout.idFolders ? shardsOf(ids, layout) : [], root: base === undefined ? '' : basePathOf(base) };
 }
 
-export function apiExtras(release: Release, base: string, planned: PlannedResource[], context: FormatContext): [string, string][] {
+/** `copies`: false in a compact build, whose edge handler renders them (edge/render-missing.ts). */
+export function apiExtras(release: Release, base: string, planned: PlannedResource[], context: FormatContext, { copies = true } = {}): [string, string][] {
   const files: [string, string][] = errorFiles({ year: release.info.year }).map(([p, body]) => [p.slice(1), body]);
   const byDir = new Map(planned.map((p) => [p.dir, p]));
-  /** The first page planned in `dir`, rendered into `into` in `formats`. */
-  const copyFirstPage = (dir: string, into: string, formats: (first: PlannedResource) => readonly FormatId[], what: string) => {
-    const first = byDir.get(dir);
-    if (!first) throw new Error(`no first page planned for ${what}`);
+  for (const [into, from] of copies ? firstPageCopies(filterValues(release)) : []) {
+    const first = byDir.get(from);
+    if (!first) throw new Error(`no first page planned in ${from} for ${into}`);
     const resource = first.resource; // built once, not once per format
-    for (const format of formats(first)) files.push([outputPath(into, format), FORMATS[format].render(withFormat(first, format, resource), context)]);
-  };
-  for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
-    copyFirstPage(indexDir(endpoint, 1), `${API}/${endpoint}/`, () => INDEX_FORMATS, `/api/v1/${endpoint}/`);
-  }
-  // /api/v1/collections/CORE/ (the `url` of a collection, taxon or species)
-  // as a folder too, holding the first page of its matrices, so that any
-  // static server answers it; Netlify's rules answer its queries.
-  const values = filterValues(release);
-  for (const [endpoint, key] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
-    for (const value of values[key]) copyFirstPage(listDir(1, DEFAULT_PAGE_SIZE, { [key]: value }), `${API}/${endpoint}/${value}/`, formatsOf, `${key}=${value}`);
+    for (const format of formatsOf(first)) files.push([outputPath(into, format), FORMATS[format].render(withFormat(first, format, resource), context)]);
   }
   const api = openApi(release, base);
   const document = openApiDocument(api);

@@ -8,7 +8,7 @@ import { PyFloat, type Json, type Link, type Resource } from '../formats/types.t
 import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
 import { paginate } from '../routes/paginate.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
+  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, listDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
   releaseDir, sitesApiDir, sitesUrl, type FilterKey,
 } from '../routes/urls.ts';
 import { filterValues } from './views.ts';
@@ -205,6 +205,22 @@ export function planSites(release: Release, base: string): PlannedResource[] {
         formats: SITES_FORMATS,
       };
     });
+}
+
+/**
+ * Folders holding a copy of another resource's first page, in that
+ * resource's formats: [copy's folder, the resource's folder]. The index
+ * lists' first pages in their endpoint folders (so /api/v1/species/ works on
+ * any static server), and /api/v1/collections/CORE/ (the `url` of a
+ * collection, taxon or species) holding the first page of its matrices, so
+ * that any static server answers it; Netlify's rules answer its queries.
+ */
+export function firstPageCopies(values: Record<FilterKey, string[]>): [into: string, from: string][] {
+  const copies: [string, string][] = ['collections', 'taxon', 'species', 'releases'].map((endpoint) => [`${API}/${endpoint}/`, indexDir(endpoint, 1)]);
+  for (const [endpoint, key] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
+    for (const value of values[key]) copies.push([`${API}/${endpoint}/${value}/`, listDir(1, DEFAULT_PAGE_SIZE, { [key]: value })]);
+  }
+  return copies;
 }
 
 /** Everything beyond /api/v1/matrix. */

@@ -7,14 +7,14 @@ import { DOWNLOADS_SCRIPT, downloadsPage } from '../pages/downloads.ts';
 import { type BulkFile, bulkFiles } from '../mirror/bulk.ts';
 import { DOWNLOADS, DOWNLOADS_JS, rel } from '../mirror/layout.ts';
 
-/** [output path, content] of every file the mirror adds to the site; the bulk files as functions that render them when written. */
-export function* downloadFiles(release: Release, base: string, context: FormatContext): Generator<[string, string | (() => string)]> {
+/** [output path, content] of every file the mirror adds to the site; the bulk files as functions that render them when written. `archive`: false in a compact build, which has none. */
+export function* downloadFiles(release: Release, base: string, context: FormatContext, { archive = true } = {}): Generator<[string, string | (() => string)]> {
   // The page needs every file's size; the contents are not kept for it.
   const listed: BulkFile[] = [];
   for (const file of bulkFiles(release, base, context)) {
     yield [rel(file.path), file.render];
     listed.push({ ...file, content: '' });
   }
-  yield [`${rel(DOWNLOADS)}index.html`, downloadsPage(release, base, listed)];
+  yield [`${rel(DOWNLOADS)}index.html`, downloadsPage(release, base, listed, { archive })];
   yield [rel(DOWNLOADS_JS), DOWNLOADS_SCRIPT];
 }

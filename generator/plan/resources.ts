@@ -117,46 +117,56 @@ export function planResources(release: Release, base: string): PlannedResource[]
     list.push(m);
     byBase.set(m.baseId, list);
   }
-  for (const [baseId, unsorted] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const versions = [...unsorted].sort((a, b) => a.version - b.version);
-    const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(v.matrixId)) }));
-    const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(baseId)) };
-    // Resources are built when asked for (once per build, when rendered), not held.
-    for (const m of versions) {
-      planned.push({
-        dir: detailDir(m.matrixId),
-        get resource() {
-          return detailResource(m, base, versionLinks, versionsCrumb);
-        },
-      });
-    }
-    // A base id without a version answers with its latest version.
-    const latest = versions[versions.length - 1];
+  for (const [baseId, matrices] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) planned.push(...planBaseId(baseId, matrices, base));
+  return planned;
+}
+
+/**
+ * Every resource of one base id: each version, the base id (answered with its
+ * latest version) and its versions. `unsorted`: the base id's matrices. The
+ * edge handler renders a compact build's missing files with this too
+ * (edge/render-missing.ts).
+ */
+export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: string): PlannedResource[] {
+  const planned: PlannedResource[] = [];
+  const versions = [...unsorted].sort((a, b) => a.version - b.version);
+  const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(v.matrixId)) }));
+  const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(baseId)) };
+  // Resources are built when asked for (once per build, when rendered), not held.
+  for (const m of versions) {
     planned.push({
-      dir: detailDir(baseId),
+      dir: detailDir(m.matrixId),
       get resource() {
-        return detailResource(latest, base, versionLinks, versionsCrumb, { request: `${LIST}/${baseId}/`, dir: detailDir(baseId) });
-      },
-    });
-    planned.push({
-      dir: versionsDir(baseId),
-      get resource(): Resource {
-        return {
-          kind: 'versions',
-          body: { count: versions.length, results: versions.map((v) => listItem(v, base)) },
-          matrices: versions,
-          nav: {
-            title: `${baseId} versions`,
-            dir: versionsDir(baseId),
-            request: apiPageUrl(`${LIST}/${baseId}/versions/`),
-            formats: formatLinks(versionsDir(baseId)),
-            breadcrumbs: [LIST_CRUMB, versionsCrumb],
-            ...navRoot(base),
-          },
-        };
+        return detailResource(m, base, versionLinks, versionsCrumb);
       },
     });
   }
+  // A base id without a version answers with its latest version.
+  const latest = versions[versions.length - 1];
+  planned.push({
+    dir: detailDir(baseId),
+    get resource() {
+      return detailResource(latest, base, versionLinks, versionsCrumb, { request: `${LIST}/${baseId}/`, dir: detailDir(baseId) });
+    },
+  });
+  planned.push({
+    dir: versionsDir(baseId),
+    get resource(): Resource {
+      return {
+        kind: 'versions',
+        body: { count: versions.length, results: versions.map((v) => listItem(v, base)) },
+        matrices: versions,
+        nav: {
+          title: `${baseId} versions`,
+          dir: versionsDir(baseId),
+          request: apiPageUrl(`${LIST}/${baseId}/versions/`),
+          formats: formatLinks(versionsDir(baseId)),
+          breadcrumbs: [LIST_CRUMB, versionsCrumb],
+          ...navRoot(base),
+        },
+      };
+    },
+  });
   return planned;
 }
 
@@ -213,8 +223,8 @@ export function listPageNav(filters: Filters, pageSize: number, page: Page<unkno
   };
 }
 
-/** The pages of one list view (filters + page size). */
-function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string): PlannedResource[] {
+/** The pages of one list view (filters + page size); `matrices`: the view's, in list order (views.ts viewMatrices). */
+export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string): PlannedResource[] {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
   const formats = listViewFormats(pageSize, filters);
   const dir = (n: number) => listDir(n, pageSize, filters);

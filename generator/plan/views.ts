@@ -72,18 +72,26 @@ export function listViews(release: Release): ListView[] {
   for (const keys of FILTER_COMBINATIONS) {
     let combos: Filters[] = [{}];
     for (const key of keys) combos = combos.flatMap((f) => values[key].map((v) => ({ ...f, [key]: v })));
-    for (const filters of combos) {
-      // The service filters first and keeps the newest version of each base id
-      // among what is left (tax_group=plants&version=latest: 875 matrices; the
-      // newest over the whole release, then filtered, would be 820).
-      const others = keys.filter((key) => key !== 'version');
-      let matrices = ordered.filter((m) => others.every((key) => valuesOf(m, key, latest).includes(filters[key]!)));
-      if (filters.version === LATEST) {
-        const newest = latestVersions(matrices);
-        matrices = matrices.filter((m) => newest.has(m));
-      }
-      views.push({ filters, matrices });
-    }
+    for (const filters of combos) views.push({ filters, matrices: viewMatrices(ordered, filters, latest) });
   }
   return views;
+}
+
+/**
+ * The matrices of one list view, in list order (`ordered`: the release in
+ * list order; `latest`: latestVersions of the whole release). The build and
+ * the edge handler's compact renderer (edge/render-missing.ts) both select
+ * with this.
+ */
+export function viewMatrices(ordered: readonly Matrix[], filters: Filters, latest: Set<Matrix> = latestVersions(ordered)): Matrix[] {
+  // The service filters first and keeps the newest version of each base id
+  // among what is left (tax_group=plants&version=latest: 875 matrices; the
+  // newest over the whole release, then filtered, would be 820).
+  const others = (Object.keys(filters) as FilterKey[]).filter((key) => key !== 'version' && filters[key] !== undefined);
+  let matrices = ordered.filter((m) => others.every((key) => valuesOf(m, key, latest).includes(filters[key]!)));
+  if (filters.version === LATEST) {
+    const newest = latestVersions(matrices);
+    matrices = matrices.filter((m) => newest.has(m));
+  }
+  return matrices;
 }

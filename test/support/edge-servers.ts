@@ -11,11 +11,12 @@
 // cloudflare/worker.ts) unless `handler` names another module exporting
 // handle() with the same signature (the tests' double).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { NETLIFY_DEV_DOTENV, netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
+import { netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
+import { netlifyProject, wranglerProject } from '../../generator/edge/hosts/projects.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export type Engine = 'netlify' | 'cloudflare';
@@ -87,57 +88,6 @@ function groupMemory(pgid: number | undefined): { command: string; rssKiB: numbe
     const [rss, ...command] = line.split(/\s+/);
     return { command: command.join(' '), rssKiB: Number(rss) };
   });
-}
-
-/** A module exporting default = adapter(handle), with handle from handlerModule; imports as written (plain paths: the engines' bundlers take no file: URLs). */
-function entrySource(adapterImport: string, adapter: string, handlerImport: string): string {
-  return [
-    `import { handle } from ${JSON.stringify(handlerImport)};`,
-    `import { ${adapter} } from ${JSON.stringify(adapterImport)};`,
-    `export default ${adapter}(handle);`,
-    '',
-  ].join('\n');
-}
-
-/** The handler module as a path inside the repository ('test/edge/double.ts'). */
-function insideProject(handler: string): string {
-  const relative = path.relative(PROJECT_ROOT, path.resolve(handler));
-  if (relative.startsWith('..') || path.isAbsolute(relative)) throw new Error(`handler ${handler} is outside the project`);
-  return relative.split(path.sep).join('/');
-}
-
-/** The project folder `netlify dev` runs in: the repository's netlify.toml, import map and edge functions. */
-function netlifyProject(dir: string, handler: string | undefined): void {
-  copyFileSync(path.join(PROJECT_ROOT, 'netlify.toml'), path.join(dir, 'netlify.toml'));
-  writeFileSync(path.join(dir, '.env'), NETLIFY_DEV_DOTENV);
-  // The import map's values are relative to it (../node_modules/…), the product entry imports ../../generator.
-  symlinkSync(path.join(PROJECT_ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-  // The edge bundler of `netlify dev` takes relative imports only: the project's folders are linked in.
-  for (const folder of ['generator', 'test']) symlinkSync(path.join(PROJECT_ROOT, folder), path.join(dir, folder));
-  mkdirSync(path.join(dir, 'netlify'));
-  copyFileSync(path.join(PROJECT_ROOT, 'netlify/import_map.json'), path.join(dir, 'netlify/import_map.json'));
-  if (handler === undefined) {
-    symlinkSync(path.join(PROJECT_ROOT, 'netlify/edge-functions'), path.join(dir, 'netlify/edge-functions'));
-  } else {
-    mkdirSync(path.join(dir, 'netlify/edge-functions'));
-    writeFileSync(path.join(dir, 'netlify/edge-functions/jaspar.ts'), entrySource('../../generator/edge/hosts/netlify.ts', 'netlifyEdgeFunction', `../../${insideProject(handler)}`));
-  }
-}
-
-/** The project folder `wrangler dev` runs in: wrangler.jsonc and the Worker entry. */
-function wranglerProject(dir: string, handler: string | undefined): string {
-  copyFileSync(path.join(PROJECT_ROOT, 'wrangler.jsonc'), path.join(dir, 'wrangler.jsonc'));
-  if (handler === undefined) return path.join(PROJECT_ROOT, readWranglerMain());
-  const entry = path.join(dir, 'worker.ts');
-  writeFileSync(entry, entrySource(path.join(PROJECT_ROOT, 'generator/edge/hosts/cloudflare.ts'), 'cloudflareWorker', path.join(PROJECT_ROOT, insideProject(handler))));
-  return entry;
-}
-
-function readWranglerMain(): string {
-  const text = readFileSync(path.join(PROJECT_ROOT, 'wrangler.jsonc'), 'utf8');
-  const match = /"main"\s*:\s*"([^"]+)"/.exec(text);
-  if (!match) throw new Error('wrangler.jsonc: no "main"');
-  return match[1];
 }
 
 export interface StartOptions {

@@ -78,11 +78,11 @@ export function wranglerDevEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Pr
   };
 }
 
-/** `wrangler dev` of entry in front of siteDir (wrangler.jsonc's assets, folder overridden) on 127.0.0.1:port. */
-export function wranglerDevArgs(entry: string, configPath: string, siteDir: string, port: number, inspectorPort: number): string[] {
+/** `wrangler dev` of entry in front of siteDir (wrangler.jsonc's assets, folder overridden) on host:port; without an inspector port wrangler takes a free one. */
+export function wranglerDevArgs(entry: string, configPath: string, siteDir: string, port: number, inspectorPort?: number, host = '127.0.0.1'): string[] {
   return [
     'dev', entry, '--config', configPath, '--assets', siteDir,
-    '--ip', '127.0.0.1', '--port', String(port), '--inspector-ip', '127.0.0.1', '--inspector-port', String(inspectorPort),
+    '--ip', host, '--port', String(port), '--inspector-ip', '127.0.0.1', ...(inspectorPort === undefined ? [] : ['--inspector-port', String(inspectorPort)]),
     '--show-interactive-dev-session=false', '--log-level', 'warn',
   ];
 }
