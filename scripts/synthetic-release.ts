@@ -17,6 +17,31 @@ import { parse } from 'csv-parse/sync';
 
 export const SYNTHETIC_PREFIX = 'Z';
 
+/** The base id of copy `copy` of a real base id: Z?nnnn, numbered through the Z prefix in the real base ids' sorted order. */
+export function syntheticBaseIds(realBaseIds: Iterable<string>, times: number): (copy: number, baseId: string) => string {
+  const baseIds = [...new Set(realBaseIds)].sort();
+  if (baseIds.length * times > 26 * 10_000) throw new Error(`${times} copies need more than the Z prefix's 260,000 base ids`);
+  const baseIndex = new Map(baseIds.map((b, i) => [b, i]));
+  return (copy, baseId) => {
+    const n = copy * baseIds.length + baseIndex.get(baseId)!;
+    return `${SYNTHETIC_PREFIX}${String.fromCharCode(65 + Math.floor(n / 10_000))}${String(n % 10_000).padStart(4, '0')}`;
+  };
+}
+
+/** The synthetic release in memory, from a loaded real one: the same matrices under the ids makeSyntheticRelease writes
+ *  (for what depends on the ids only, such as the routing rules; no files). */
+export function syntheticMatrices<M extends { matrixId: string; baseId: string; version: number }>(matrices: readonly M[], times: number): M[] {
+  const newBase = syntheticBaseIds(matrices.map((m) => m.baseId), times);
+  const out: M[] = [];
+  for (let copy = 0; copy < times; copy++) {
+    for (const m of matrices) {
+      const baseId = newBase(copy, m.baseId);
+      out.push({ ...m, baseId, matrixId: `${baseId}.${m.version}` });
+    }
+  }
+  return out;
+}
+
 /** Writes the synthetic release into `to` (replaced); returns its number of matrices. */
 export function makeSyntheticRelease(from: string, to: string, times: number): number {
   rmSync(to, { recursive: true, force: true });
@@ -26,13 +51,7 @@ export function makeSyntheticRelease(from: string, to: string, times: number): n
   const header = rows[0];
   const col = (name: string) => header.indexOf(name);
   const [iId, iBase, iVersion] = [col('matrix_id'), col('base_id'), col('version')];
-  const baseIds = [...new Set(rows.slice(1).map((r) => r[iBase]))].sort();
-  if (baseIds.length * times > 26 * 10_000) throw new Error(`${times} copies need more than the Z prefix's 260,000 base ids`);
-  const baseIndex = new Map(baseIds.map((b, i) => [b, i]));
-  const newBase = (copy: number, baseId: string) => {
-    const n = copy * baseIds.length + baseIndex.get(baseId)!;
-    return `${SYNTHETIC_PREFIX}${String.fromCharCode(65 + Math.floor(n / 10_000))}${String(n % 10_000).padStart(4, '0')}`;
-  };
+  const newBase = syntheticBaseIds(rows.slice(1).map((r) => r[iBase]), times);
 
   const noninteger = existsSync(path.join(from, 'pfm_noninteger.json'))
     ? (JSON.parse(readFileSync(path.join(from, 'pfm_noninteger.json'), 'utf8')) as Record<string, unknown>)

@@ -1,25 +1,30 @@
 // Netlify routing as data, most specific first, printed to _redirects in
 // the output folder (it depends on the number of list pages and the
 // release's year, so it is build output, not configuration). Headers:
-// hosting/headers.ts.
+// hosting/headers.ts. These rules are what works without the edge function
+// (netlify/edge-functions/jaspar.ts, generator/edge/), which answers every
+// case below exactly when it is deployed.
 //
 // Host behaviour that shaped the rules (checked with `netlify dev`, see
 // test/e2e/netlify-routing.test.ts and clients-netlify.test.ts):
 // - A rule matches path + query; the first matching rule wins; extra query
 //   parameters and their order do not matter; "/x" also matches "/x/". So
-//   every rule for a list names all the parameters it answers, rules with
-//   more parameters come first, and parameters or combinations no file
-//   answers are caught by error rules before any rule with data.
+//   the data rules of a list are ordered by how many parameters they name,
+//   most first: the first rule that matches a request names exactly the
+//   parameters it has (every other match names fewer). Parameters or values
+//   no file answers are caught by error rules before any rule with data.
 // - A forced rewrite to a file that does not exist answers with the site's
 //   /404.html: rules never fall through to the next one. Production Netlify
 //   sends 404; netlify dev keeps the rule's status (200). Filter values,
-//   pages and ids are placeholders all the same (a literal rule per value
-//   would be tens of thousands), also the unfiltered list's pages: a page
-//   past the end answers "Not found." where the real service says
-//   "Invalid page." (exact, it cost 5,300 literal rules for JASPAR 2024).
+//   pages, page sizes and ids are placeholders all the same (a literal rule
+//   per value would be tens of thousands).
 // - A placeholder may sit inside a file name: format=:format →
 //   index.:format.txt answers every text format (jaspar, meme, transfac,
-//   pfm, bed) of a filtered list with one rule where each needed its own.
+//   pfm, bed) with one rule where each needed its own.
+// - Placeholders are filled in as text: with :page and :page_size in one
+//   rule, /page_size/:page_size/ became /page_size/2_size/ for page=2. The
+//   page size is :size, and redirectRules refuses a rule where one name
+//   starts with another (placeholderClash).
 // - A splat may follow a partial segment: /api/v1/matrix/MA* matches
 //   /api/v1/matrix/MA0004.1 with "0004.1" as :splat. That is how sharded id
 //   folders (routes/shard.ts) are reached: one set of rules per shard.
@@ -27,12 +32,49 @@
 //   on; one with a query passes nothing on: the page_size redirects name
 //   every parameter they keep.
 // - One rule answers a request (no chaining). Every combination of present
-//   parameters (filters × page_size × page × format × release, on four list
-//   endpoints) needs rules of its own: about 4,800 for JASPAR 2024 and as
-//   many for a release ten times larger (scripts/count-rules.ts). Going
-//   under Netlify's advice of 1,000 would take dropping answers (formats or
-//   release= on the collection/taxon/species endpoints, 501s for page sizes
-//   not pre-rendered) or an edge function.
+//   parameters (filters × page_size × page × format, on eight list
+//   endpoints) needs rules of its own, so the count is kept under Netlify's
+//   advice of 1,000 rules (RULE_BUDGET; scripts/count-rules.ts: 903 for
+//   JASPAR 2024, 917 for the sharded release ten times larger; 4,801 and
+//   4,815 before) by these choices:
+//   - page sizes are a placeholder (page_size=:size → …/page_size/:size/…)
+//     and the text formats one (format=:format → index.:format.txt): a page
+//     size, or a format at a page size, that is not pre-rendered has no file
+//     and answers "Not found.", not the 501 that said why;
+//   - page=last and page_size=10 named explicitly are answered on the
+//     unfiltered matrix list only (a literal rule set each);
+//   - page sizes above 1000 redirect (301) on /api/v1/matrix only;
+//   - release= is ignored like any unknown parameter, except the other
+//     JASPAR release years (JASPAR_RELEASE_YEARS), one literal 501 rule
+//     each: release=2024 no longer doubles every rule;
+//   - the rules for unsupported parameters and other releases are shared by
+//     the list endpoints one segment under /api/v1 (/api/v1/:endpoint).
+//   A page past the end (or not a number) answers "Not found." where the
+//   real service says "Invalid page." (the issue allows it): an exact answer
+//   needs a literal rule per page and format, 5,300 rules for JASPAR 2024 and
+//   52,000 for a release ten times larger.
+//   Answers that changed (case → before → after; "Not found." is
+//   {"detail":"Not found."} with 404 in production, 200 on netlify dev):
+//   | case                                                     | before                         | after                        |
+//   |----------------------------------------------------------|--------------------------------|------------------------------|
+//   | page_size not pre-rendered (?page_size=37), any list      | 501 "has not pre-rendered this page_size" | Not found.        |
+//   | format not pre-rendered at that page size or filter       | 501 "…this format at this page_size" | Not found.             |
+//   |   (?page_size=25&format=meme, ?page_size=1000&format=api)  |                                |                              |
+//   | format=bed on a filtered list or at another page size     | 501 "format=bed is pre-rendered for the unfiltered list…" | Not found. |
+//   | page_size=10 named on a filtered or index list            | the list (as without it)       | Not found.                   |
+//   |   (?collection=CORE&page_size=10, /api/v1/species/?page_size=10) |                        |                              |
+//   | page_size over 1000 on /collections/<c>/, /taxon/<t>/,    | 301 to page_size=1000          | Not found.                   |
+//   |   /species/<id>/ and the index lists                       |                                |                              |
+//   | page_size over 1000 with release=2024 (/api/v1/matrix)    | 301, Location keeps release=2024 | 301, Location without release (same data) |
+//   | release= not a JASPAR year (release=1999, release=abc)    | 501 "serves JASPAR release 2024 only" | the 2024 data (ignored) |
+//   | search=, order=, … or release=<other year> on             | the file                       | 501, as on the lists         |
+//   |   /api/v1/live-api/ or /api/v1/openapi.json|yaml           |                                |                              |
+//   Unchanged: release=2024 and no release, every pre-rendered filter set,
+//   page size (incl. 10 on the unfiltered list) and format, page=last, the
+//   301 above 1000 on /api/v1/matrix, 501 for search=, order=, … and for
+//   another JASPAR release on every list endpoint, 501 for filter sets not
+//   pre-rendered, unknown format on the unfiltered list, ids, sites,
+//   releases, the API root.
 // - A site under a path (--base-url https://example.org/jaspar/) gets every
 //   from and to under that path; Netlify reads _redirects at the root of
 //   what it publishes, so copy it there (test/e2e/base-path-and-shards.test.ts).
@@ -42,8 +84,8 @@
 // - A rule that is not forced is skipped when the request path is a file
 //   (or a folder with index.html).
 // - netlify dev walks the rules for every request (about 25 µs for each
-//   rule on the request's path with a query), so the busiest come first.
-import { INDEX_FORMATS, SITES_FORMATS, VIEW_FORMAT_SIZES, FILTER_COMBINATIONS } from '../routes/table.ts';
+//   rule on the request's path with a query).
+import { INDEX_FORMATS, JASPAR_RELEASE_YEARS, SITES_FORMATS, VIEW_FORMAT_SIZES, FILTER_COMBINATIONS } from '../routes/table.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
 import { FLAT, type Layout } from '../routes/shard.ts';
 import {
@@ -77,6 +119,13 @@ export { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/
 import { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
 /** Formats whose file is index.<format>.txt: one placeholder rule (format=:format → index.:format.txt) answers them all. */
 export const TEXT_FORMATS: readonly FormatId[] = FORMAT_IDS.filter((f) => fileName(f) === `index.${f}.txt`);
+/** The file name of every text format, with the format as a placeholder ("index.:format.txt"). */
+const TEXT_FILE = fileName(TEXT_FORMATS[0]).replace(TEXT_FORMATS[0], ':format');
+
+/** Netlify's advice: under 10,000 rules, best under 1,000 (README, scripts/count-rules.ts, test/hosting/rules.test.ts). */
+export const RULE_BUDGET = 1_000;
+
+type Query = Record<string, string>;
 
 /** A list endpoint and the folder layout of its pages. */
 interface ListFamily {
@@ -85,15 +134,23 @@ interface ListFamily {
   pathFilter?: FilterKey;
   /** The filter combinations the query may add. */
   combos: readonly (readonly FilterKey[])[];
-  dir: (filters: Filters, pageSize: number, page: string) => string;
-  /** Whether a file answers the format at this page size; defaultShape: no filter, default page size. */
-  answers: (format: FormatId, pageSize: number, defaultShape: boolean) => boolean;
-  /** Text formats by one placeholder rule (matrix lists, not the unfiltered list at the default page size). */
-  grouped?: boolean;
+  /** The folder of a page: the page size and the page may be placeholders. */
+  dir: (filters: Filters, pageSize: number | string, page: string) => string;
+  /** Formats the list has at all. */
+  formats: readonly FormatId[];
+  /** page=last (DRF) and the default page size named explicitly (page_size=10): the unfiltered matrix list only (see the header). */
+  exactDefault?: { pageCount: number };
+  /** Page sizes above the maximum redirect to it (see the header: which lists). */
+  aliases: boolean;
 }
 
-const answersMatrixList = (format: FormatId, pageSize: number, defaultShape: boolean) => defaultShape || VIEW_FORMAT_SIZES[format].includes(pageSize);
-const answersIndex = (format: FormatId) => INDEX_FORMATS.includes(format);
+/** The page size placeholder: not ":page_size", which Netlify fills as ":page" + "_size" (placeholders are replaced as text, in no
+ *  particular order: see placeholderClash). */
+const SIZE = ':size';
+
+/** A rule's parameters in one order (filters, page_size, page, format) to read _redirects by; Netlify ignores the order. */
+const QUERY_ORDER: readonly string[] = [...FILTER_KEYS, 'page_size', 'page', 'format'];
+const ordered = (query: Query): Query => Object.fromEntries(Object.entries(query).sort(([a], [b]) => QUERY_ORDER.indexOf(a) - QUERY_ORDER.indexOf(b)));
 
 const placeholders = (keys: readonly FilterKey[]): Filters => Object.fromEntries(keys.map((k) => [k, `:${k}`]));
 
@@ -130,94 +187,71 @@ function forbiddenSets(family: ListFamily): FilterKey[][] {
   return forbidden;
 }
 
-function listFamilyRules(family: ListFamily, release: string, tail: RedirectRule[] = []): RedirectRule[] {
-  const rules: RedirectRule[] = [];
-  const rule = (query: Record<string, string>, to: string, status: RedirectRule['status'] = 200): RedirectRule =>
-    ({ from: family.from, ...(Object.keys(query).length ? { query } : {}), to, status, force: true });
+/**
+ * The rules of one list endpoint. Errors first (unsupported parameters,
+ * other releases, filter sets no file answers), then the data rules ordered
+ * by how many parameters they name, most first: a request is then answered
+ * by the rule naming exactly its parameters (the ones the rules know; others
+ * are ignored), since every other rule that matches it names fewer. Among
+ * rules naming the same parameters, literal values come before placeholders
+ * (page=last before page=:page, page_size=5000 and page_size=10 before
+ * page_size=:page_size, format=json before format=:format).
+ */
+function listFamilyRules(family: ListFamily): RedirectRule[] {
+  const rule = (query: Query, to: string, status: RedirectRule['status'] = 200): RedirectRule =>
+    ({ from: family.from, ...(Object.keys(query).length ? { query: ordered(query) } : {}), to, status, force: true });
+  const errors: RedirectRule[] = [];
+  for (const set of forbiddenSets(family)) errors.push(rule(Object.fromEntries(set.map((k) => [k, `:${k}`])), unsupportedPath('filters'), 501));
+
+  const data: RedirectRule[] = [];
   const pathFilters: Filters = family.pathFilter ? placeholders([family.pathFilter]) : {};
-
-  // Parameters and combinations no file answers: explicit errors first, whatever else the request holds.
-  for (const param of UNSUPPORTED_PARAMS) rules.push(rule({ [param]: ':value' }, unsupportedPath(`param-${param}`), 501));
-  for (const set of forbiddenSets(family)) rules.push(rule(Object.fromEntries(set.map((k) => [k, `:${k}`])), unsupportedPath('filters'), 501));
-
-  interface Shape { combo: readonly FilterKey[]; size: boolean; page: boolean; format: boolean; release: boolean }
-  const shapes: Shape[] = [];
-  for (const withRelease of [true, false]) {
-    for (const combo of family.combos) for (const size of [true, false]) for (const page of [true, false]) for (const format of [true, false]) shapes.push({ combo, size, page, format, release: withRelease });
-  }
-  const weight = (s: Shape) => s.combo.length + Number(s.size) + Number(s.page) + Number(s.format);
-  const block = (withRelease: boolean) => shapes.filter((s) => s.release === withRelease).sort((a, b) => weight(b) - weight(a));
-
-  const emit = (shape: Shape, isDefaultTail: boolean) => {
-    if (isDefaultTail) return;
-    const filters: Filters = { ...pathFilters, ...placeholders(shape.combo) };
-    const base: Record<string, string> = { ...placeholders(shape.combo) as Record<string, string> };
-    if (shape.release) base.release = release;
-    const page = shape.page ? ':page' : '1';
-    const sizes = shape.size ? PAGE_SIZES : [DEFAULT_PAGE_SIZE];
-    for (const size of sizes) {
-      const query = { ...base, ...(shape.size ? { page_size: String(size) } : {}), ...(shape.page ? { page: ':page' } : {}) };
-      const isDefaultShape = shape.combo.length === 0 && size === DEFAULT_PAGE_SIZE;
-      if (!shape.format) {
-        rules.push(rule(query, `/${outputPath(family.dir(filters, size, page), DEFAULT_FORMAT)}`));
-        continue;
-      }
-      const dir = family.dir(filters, size, page);
-      const answers = (format: FormatId) => family.answers(format, size, isDefaultShape);
-      const known = (format: FormatId) => family.answers(format, MAX_PAGE_SIZE, false) || family.answers(format, DEFAULT_PAGE_SIZE, true);
-      const unsupported = (format: FormatId) => unsupportedPath(format === 'bed' ? 'bed-list' : 'format-page-size');
-      const textAnswered = TEXT_FORMATS.filter(answers);
-      if (family.grouped && !isDefaultShape) {
-        // One placeholder rule for the text formats (index.:format.txt), or
-        // one 501 for every format no file answers here. An unknown format
-        // then answers the 501 or Not found (a missing file) rather than a
-        // rule of its own: 9 rules become 2 to 6 (see the header).
-        const textAll = textAnswered.length > 0;
-        for (const format of FORMAT_IDS) {
-          if (TEXT_FORMATS.includes(format) && textAll && answers(format)) continue;
-          if (answers(format)) rules.push(rule({ ...query, format }, `/${outputPath(dir, format)}`));
-          else if (textAll && known(format)) rules.push(rule({ ...query, format }, unsupported(format), 501));
-        }
-        if (textAll) rules.push(rule({ ...query, format: ':format' }, `${dir}index.:format.txt`));
-        else rules.push(rule({ ...query, format: ':format' }, unsupportedPath('format-page-size'), 501));
-      } else {
-        for (const format of FORMAT_IDS) {
-          if (answers(format)) rules.push(rule({ ...query, format }, `/${outputPath(dir, format)}`));
-          else if (known(format)) rules.push(rule({ ...query, format }, unsupported(format), 501));
-        }
-        rules.push(rule({ ...query, format: ':format' }, errorPaths.notFound, 404));
-      }
+  const textFormats = family.formats.filter((f) => TEXT_FORMATS.includes(f));
+  /** Every format by a literal rule, an unknown one 404 (exact), or the text formats by one placeholder rule. */
+  const formatRules = (query: Query, dir: string, exact: boolean) => {
+    for (const format of family.formats) {
+      if (exact || !textFormats.includes(format)) data.push(rule({ ...query, format }, `/${outputPath(dir, format)}`));
     }
-    if (shape.size) {
-      // Above the real maximum the real service answers page_size=1000: so does the mirror, by a redirect that keeps every parameter.
-      for (const alias of PAGE_SIZE_ALIASES) {
-        const query = { ...base, page_size: alias, ...(shape.page ? { page: ':page' } : {}), ...(shape.format ? { format: ':format' } : {}) };
-        rules.push(rule(query, `${family.from}/${queryString({ ...query, page_size: String(MAX_PAGE_SIZE) }, { sorted: true, raw: true })}`, 301));
-      }
-      // Repeated after each shape with a page size, on purpose: keeping only
-      // the first (the later ones look unreachable) made netlify dev answer
-      // ?collection=CORE&page_size=1000&format=meme with this 501. Its query
-      // matching is not plain first-match-in-order; measured, not modelled.
-      rules.push(rule({ ...base, page_size: ':page_size' }, unsupportedPath('page-size'), 501));
-    }
+    if (exact || textFormats.length === 0) data.push(rule({ ...query, format: ':format' }, errorPaths.notFound, 404));
+    else data.push(rule({ ...query, format: ':format' }, `${dir}${TEXT_FILE}`));
+    data.push(rule(query, `/${outputPath(dir, DEFAULT_FORMAT)}`));
   };
-  for (const shape of block(true)) emit(shape, false);
-  rules.push(rule({ release: ':release' }, unsupportedPath('release'), 501));
-  for (const shape of block(false)) emit(shape, tail.length > 0 && shape.combo.length === 0 && !shape.size);
-  rules.push(...tail);
-  return rules;
+  for (const combo of family.combos) {
+    const filters: Filters = { ...pathFilters, ...placeholders(combo) };
+    const base: Query = { ...placeholders(combo) as Query };
+    const exactDefault = family.exactDefault && combo.length === 0 ? family.exactDefault : undefined;
+    const pages = exactDefault ? ['last', ':page', undefined] : [':page', undefined];
+    for (const page of pages) {
+      const withPage: Query = page === undefined ? base : { ...base, page };
+      const pageDir = page === 'last' ? String(exactDefault!.pageCount) : page ?? '1';
+      if (page !== 'last') {
+        if (family.aliases) {
+          // Above the real maximum the real service answers page_size=1000: so does the mirror, by a redirect that keeps every parameter it names.
+          for (const alias of PAGE_SIZE_ALIASES) {
+            for (const query of [{ ...withPage, page_size: alias, format: ':format' }, { ...withPage, page_size: alias }]) {
+              data.push(rule(query, `${family.from}/${queryString({ ...query, page_size: String(MAX_PAGE_SIZE) }, { sorted: true, raw: true })}`, 301));
+            }
+          }
+        }
+        if (exactDefault) formatRules({ ...withPage, page_size: String(DEFAULT_PAGE_SIZE) }, family.dir(filters, DEFAULT_PAGE_SIZE, pageDir), true);
+        formatRules({ ...withPage, page_size: SIZE }, family.dir(filters, SIZE, pageDir), false);
+      }
+      formatRules(withPage, family.dir(filters, DEFAULT_PAGE_SIZE, pageDir), exactDefault !== undefined);
+    }
+  }
+  // Stable: equal counts keep the order above (literal values before placeholders).
+  const named = (r: RedirectRule) => Object.keys(r.query ?? {}).length;
+  data.sort((a, b) => named(b) - named(a));
+  return [...errors, ...data];
 }
 
 export function redirectRules(input: RoutingInput): RedirectRule[] {
   const rules: RedirectRule[] = [];
-  const rewrite = (query: Record<string, string> | undefined, to: string, from = LIST): RedirectRule =>
+  const rewrite = (query: Query | undefined, to: string, from: string): RedirectRule =>
     ({ from, ...(query ? { query } : {}), to, status: 200, force: true });
-  const error = (query: Record<string, string> | undefined, to: string, from = LIST): RedirectRule =>
+  const error = (query: Query | undefined, to: string, from: string): RedirectRule =>
     ({ from, ...(query ? { query } : {}), to, status: 404, force: true });
-  const pageFile = (page: number | string, format: FormatId) => `/${outputPath(listDir(page), format)}`;
-  const { pageCount } = input;
   const layout = input.layout ?? FLAT;
-  const release = String(input.year);
+  const otherReleases = JASPAR_RELEASE_YEARS.filter((year) => year !== input.year);
 
   // Files that lie where a placeholder rule below would take their name for
   // an id or a collection: served as they are.
@@ -229,41 +263,36 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   }
   rules.push(rewrite(undefined, `${LIST}/index.html`, `${LIST}/index.html`));
 
-  // The unfiltered list at the default page size: pages are placeholders, so
-  // a page past the end (or 0, or "abc") rewrites to a file that does not
-  // exist and answers {"detail":"Not found."} (404 in production; status 200
-  // on netlify dev), not the real service's {"detail":"Invalid page."}: an
-  // exact answer needs a literal rule per (format, page), 5,300 rules for
-  // JASPAR 2024 and 52,000 for a release ten times larger, above Netlify's
-  // advice of 1,000 rules. page=last (DRF) is one literal rule per format.
-  const defaultList: RedirectRule[] = [];
-  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: 'last' }, pageFile(pageCount, format)));
-  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format, page: ':page' }, pageFile(':page', format)));
-  for (const format of FORMAT_IDS) defaultList.push(rewrite({ format }, pageFile(1, format)));
-  defaultList.push(error({ format: ':format' }, errorPaths.notFound));
-  defaultList.push(rewrite({ page: 'last' }, pageFile(pageCount, DEFAULT_FORMAT)));
-  defaultList.push(rewrite({ page: ':page' }, pageFile(':page', DEFAULT_FORMAT)));
-  defaultList.push(rewrite(undefined, pageFile(1, DEFAULT_FORMAT)));
+  // Parameters no file answers and other releases, whatever else the
+  // request holds: one set of rules for the list endpoints one segment
+  // under the API (/api/v1/matrix, /collections, /taxon, /species,
+  // /releases; also /api/v1/live-api and the OpenAPI files, which no real
+  // client asks with these parameters), one for each filtered list.
+  const guards = (from: string) => {
+    for (const param of UNSUPPORTED_PARAMS) rules.push({ from, query: { [param]: ':value' }, to: unsupportedPath(`param-${param}`), status: 501, force: true });
+    for (const year of otherReleases) rules.push({ from, query: { release: String(year) }, to: unsupportedPath('release'), status: 501, force: true });
+  };
+  guards(`${API}/:endpoint`);
 
-  const matrixDir = (filters: Filters, size: number, page: string) => listDir(page, size, filters);
-  // The matrix list first (netlify dev walks the rules in order for every
-  // request); the unfiltered list at the default page size comes last.
-  rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, answers: answersMatrixList, grouped: true }, release, defaultList));
-
+  const matrixDir = (filters: Filters, size: number | string, page: string) => listDir(page, size, filters);
+  // The matrix list first (netlify dev walks the rules in order for every request).
+  rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, formats: FORMAT_IDS, exactDefault: { pageCount: input.pageCount }, aliases: true }));
   // The matrices of one collection, taxonomic group or species: the filtered lists.
   for (const [endpoint, pathFilter] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
+    const from = `${API}/${endpoint}/:${pathFilter}`;
+    guards(from);
     rules.push(...listFamilyRules({
-      from: `${API}/${endpoint}/:${pathFilter}`,
+      from,
       pathFilter,
       combos: FILTER_COMBINATIONS.filter((c) => c.includes(pathFilter)).map((c) => c.filter((k) => k !== pathFilter)),
       dir: matrixDir,
-      answers: answersMatrixList,
-      grouped: true,
-    }, release));
+      formats: FORMAT_IDS,
+      aliases: false,
+    }));
   }
   // The index lists themselves.
   for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
-    rules.push(...listFamilyRules({ from: `${API}/${endpoint}`, combos: [[]], dir: (_f, size, page) => indexDir(endpoint, page, size), answers: answersIndex }, release));
+    rules.push(...listFamilyRules({ from: `${API}/${endpoint}`, combos: [[]], dir: (_f, size, page) => indexDir(endpoint, page, size), formats: INDEX_FORMATS, aliases: false }));
   }
 
   // Releases, binding sites, versions and details: one rule per format with
@@ -307,7 +336,19 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   // Anything else under the API that is not a file: the real service's 404.
   // Not forced, so every existing file (path URLs) is still served.
   rules.push({ from: `${API}/*`, to: errorPaths.notFound, status: 404, force: false });
+  for (const rule of rules) {
+    const clash = placeholderClash(rule);
+    if (clash) throw new Error(`generator/hosting/rules.ts: the rule "${printRedirects([rule]).split('\n')[1]}" names ${clash}: Netlify fills the longer one as the shorter one plus text (fix: rename a placeholder so that no name starts with another)`);
+  }
   return input.root ? rules.map((r) => underRoot(r, input.root!)) : rules;
+}
+
+/** Two placeholders of one rule where one name starts with the other (":page" and ":page_size"), or undefined.
+ *  Netlify replaces placeholders in the target as text, so ":page_size" became ":page"'s value + "_size" (measured on netlify dev). */
+export function placeholderClash(rule: RedirectRule): string | undefined {
+  const names = [...new Set([rule.from, ...Object.values(rule.query ?? {})].flatMap((text) => [...text.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1])))];
+  for (const a of names) for (const b of names) if (a !== b && b.startsWith(a)) return `:${a} and :${b}`;
+  return undefined;
 }
 
 /** A rule for a site served under a path: its from, and its to when it is a path, start with that path. */

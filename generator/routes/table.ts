@@ -54,6 +54,10 @@ export const FILTER_COMBINATIONS: readonly (readonly FilterKey[])[] = [
 
 /** Query parameters of the real service that a static mirror cannot answer. */
 export const UNSUPPORTED_PARAMS = ['search', 'order', 'name', 'tf_class', 'tf_family', 'data_type', 'class', 'family', 'type'] as const;
+/** JASPAR's releases by year. A release= value among them other than the
+ *  mirrored release's answers 501 (Netlify: one literal rule per year and
+ *  list endpoint, hosting/rules.ts); 2026 is the latest and rbioapi's default. */
+export const JASPAR_RELEASE_YEARS = [2004, 2006, 2008, 2010, 2014, 2016, 2018, 2020, 2022, 2024, 2026] as const;
 /** page_size values above the real maximum (1000) that are redirected to page_size=1000. */
 export const PAGE_SIZE_ALIASES = ['2000', '5000', '10000'] as const;
 export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1];

@@ -26,13 +26,14 @@ export type Filters = Partial<Record<FilterKey, string>>;
 
 /** Folder of a list view (filters + page size) without its page:
  *  /api/v1/matrix/[collection/C/][tax_group/G/][tax_id/T/][version/V/][page_size/S/].
- *  The unfiltered list at the default page size keeps /api/v1/matrix/page/N/. */
-export function listViewDir(pageSize: number = DEFAULT_PAGE_SIZE, filters: Filters = {}): string {
+ *  The unfiltered list at the default page size keeps /api/v1/matrix/page/N/.
+ *  A page size may be a placeholder (":page_size", Netlify's rules). */
+export function listViewDir(pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}): string {
   let dir = `${LIST}/`;
   for (const key of FILTER_KEYS) if (filters[key] !== undefined) dir += `${key}/${filters[key]}/`;
   return pageSize === DEFAULT_PAGE_SIZE ? dir : `${dir}page_size/${pageSize}/`;
 }
-export const listDir = (page: number | string, pageSize: number = DEFAULT_PAGE_SIZE, filters: Filters = {}) => `${listViewDir(pageSize, filters)}page/${page}/`;
+export const listDir = (page: number | string, pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}) => `${listViewDir(pageSize, filters)}page/${page}/`;
 /** Id folders move into shard folders only when a release is too large for one folder (shard.ts). */
 export const detailDir = (matrixId: string) => `${LIST}/${idSegment(matrixId)}/`;
 export const versionsDir = (baseId: string) => `${LIST}/${idSegment(baseId)}/versions/`;
@@ -111,7 +112,7 @@ export const outputFile = (urlPath: string) => (urlPath.endsWith('/') ? `${urlPa
 // The other endpoints of the real service.
 export const ROOT_DIR = `${API}/`;
 /** Folder of an index list (collections, taxon, species, releases) page. */
-export const indexDir = (endpoint: string, page: number | string = 1, pageSize: number = DEFAULT_PAGE_SIZE) =>
+export const indexDir = (endpoint: string, page: number | string = 1, pageSize: number | string = DEFAULT_PAGE_SIZE) =>
   `${API}/${endpoint}/${pageSize === DEFAULT_PAGE_SIZE ? '' : `page_size/${pageSize}/`}page/${page}/`;
 export const indexUrl = (base: string, endpoint: string) => `${base}${API}/${endpoint}/`;
 export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {

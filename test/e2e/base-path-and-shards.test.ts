@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../generator/build.ts';
+import { RULE_BUDGET } from '../../generator/hosting/rules.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { FORMAT_FILES, FORMATS, fetchAll, get, problems, startHttpServer, startNetlifyDev, type RunningServer } from '../support/servers.ts';
 import { dataDir } from '../support/paths.ts';
@@ -95,6 +96,7 @@ describe('a site under a path, its parent folder served', () => {
       ['/jaspar/api/v1/matrix/?page=2', 'api/v1/matrix/page/2/index.json'],
       ['/jaspar/api/v1/matrix', 'api/v1/matrix/page/1/index.json'],
       ['/jaspar/api/v1/matrix/?collection=CORE&page_size=1000&format=meme', 'api/v1/matrix/collection/CORE/page_size/1000/page/1/index.meme.txt'],
+      ['/jaspar/api/v1/matrix/?page=2&page_size=25', 'api/v1/matrix/page_size/25/page/2/index.json'],
       ['/jaspar/api/v1/matrix/MA0004.1/?format=transfac', 'api/v1/matrix/MA0004.1/index.transfac.txt'],
       ['/jaspar/api/v1/matrix/MA0014/versions/?format=yaml', 'api/v1/matrix/MA0014/versions/index.yaml'],
       ['/jaspar/api/v1/matrix/MA0600', 'api/v1/matrix/MA0600.2/index.json'],
@@ -107,6 +109,8 @@ describe('a site under a path, its parent folder served', () => {
     })).flat();
     const unsupported = await get(`${server.origin}/jaspar/api/v1/matrix/?search=CTCF`);
     if (unsupported.status !== 501) found.push(`?search=: ${unsupported.status}`);
+    const over = await get(`${server.origin}/jaspar/api/v1/matrix/?page_size=5000&collection=CORE`);
+    if (over.status !== 301 || over.headers.get('location') !== '/jaspar/api/v1/matrix/?collection=CORE&page_size=1000') found.push(`page_size=5000: ${over.status} ${over.headers.get('location')}`);
     const headers = await get(`${server.origin}/jaspar/api/v1/matrix/page/1/index.json`);
     if (headers.headers.get('access-control-allow-origin') !== '*') found.push('no CORS header under the path');
     expect(found, problems(found)).toEqual([]);
@@ -135,6 +139,10 @@ describe('a release in the sharded layout', () => {
       ['/api/v1/matrix/MA/MA0004.1/', 'api/v1/matrix/MA/MA0004.1/index.html'],
       ['/static/logos/svg/MA/MA0004.1.svg', 'static/logos/svg/MA/MA0004.1.svg'],
       ['/api/v1/matrix?format=json&page=2', 'api/v1/matrix/page/2/index.json'],
+      // The list rules (placeholders for filters, page sizes and text formats) beside the shard rules.
+      ['/api/v1/matrix/?collection=CORE&page_size=1000&format=meme', 'api/v1/matrix/collection/CORE/page_size/1000/page/1/index.meme.txt'],
+      ['/api/v1/taxon/vertebrates/?page_size=25&version=latest', 'api/v1/matrix/tax_group/vertebrates/version/latest/page_size/25/page/1/index.json'],
+      ['/api/v1/matrix/?page=2&page_size=25&release=2024', 'api/v1/matrix/page_size/25/page/2/index.json'],
     );
     const found = (await fetchAll(checks, 4, async ([p, file]) => {
       const r = await get(`${server.origin}${p}`);
@@ -142,6 +150,10 @@ describe('a release in the sharded layout', () => {
     })).flat();
     const unknown = await get(`${server.origin}/api/v1/matrix/MA9999.1/?format=json`);
     if (unknown.body.toString('utf8') !== NOT_FOUND) found.push(`unknown id: ${unknown.status} ${unknown.body.toString('utf8').slice(0, 60)}`);
+    const otherRelease = await get(`${server.origin}/api/v1/matrix/?release=2022&page_size=1000`);
+    if (otherRelease.status !== 501) found.push(`release=2022: ${otherRelease.status}`);
+    const rules = readFileSync(path.join(sharded, '_redirects'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).length;
+    expect(rules).toBeLessThanOrEqual(RULE_BUDGET);
     expect(found, problems(found)).toEqual([]);
   }, 300_000);
 

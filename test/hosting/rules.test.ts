@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { headerRules, printHeaders } from '../../generator/hosting/headers.ts';
-import { errorFiles, printRedirects, redirectRules } from '../../generator/hosting/rules.ts';
+import { RULE_BUDGET, errorFiles, placeholderClash, printRedirects, redirectRules, type RedirectRule } from '../../generator/hosting/rules.ts';
+import { routingInput } from '../../generator/plan/api-extras.ts';
+import { defaultPageCount } from '../../generator/plan/resources.ts';
+import { chooseLayout } from '../../generator/routes/shard.ts';
+import { syntheticMatrices } from '../../scripts/synthetic-release.ts';
+import { sharedRelease } from '../support/release.ts';
 
 describe('redirect rules', () => {
   const rules = redirectRules({ pageCount: 3, year: 2024 });
@@ -12,53 +17,60 @@ describe('redirect rules', () => {
   };
 
   it('answers the unfiltered list\'s pages with placeholders, page=last literally, before the rules without a page', () => {
-    at('/api/v1/matrix format=jaspar page=:page /api/v1/matrix/page/:page/index.jaspar.txt 200!');
-    at('/api/v1/matrix format=api page=:page /api/v1/matrix/page/:page/index.html 200!');
+    at('/api/v1/matrix page=:page format=jaspar /api/v1/matrix/page/:page/index.jaspar.txt 200!');
+    at('/api/v1/matrix page=:page format=api /api/v1/matrix/page/:page/index.html 200!');
     at('/api/v1/matrix page=:page /api/v1/matrix/page/:page/index.json 200!');
     at('/api/v1/matrix /api/v1/matrix/page/1/index.json 200!');
     // page=last must win over the page placeholder, which must win over "format only".
-    expect(at('/api/v1/matrix format=yaml page=last /api/v1/matrix/page/3/index.yaml 200!')).toBeLessThan(at('/api/v1/matrix format=yaml page=:page /api/v1/matrix/page/:page/index.yaml 200!'));
+    expect(at('/api/v1/matrix page=last format=yaml /api/v1/matrix/page/3/index.yaml 200!')).toBeLessThan(at('/api/v1/matrix page=:page format=yaml /api/v1/matrix/page/:page/index.yaml 200!'));
     expect(at('/api/v1/matrix page=last /api/v1/matrix/page/3/index.json 200!')).toBeLessThan(at('/api/v1/matrix page=:page /api/v1/matrix/page/:page/index.json 200!'));
-    expect(at('/api/v1/matrix format=json page=:page /api/v1/matrix/page/:page/index.json 200!')).toBeLessThan(at('/api/v1/matrix format=json /api/v1/matrix/page/1/index.json 200!'));
-    expect(at('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!')).toBeLessThan(at('/api/v1/matrix page=:page /api/v1/matrix/page/:page/index.json 200!'));
+    expect(at('/api/v1/matrix page=:page format=json /api/v1/matrix/page/:page/index.json 200!')).toBeLessThan(at('/api/v1/matrix format=json /api/v1/matrix/page/1/index.json 200!'));
+    // An unknown format on the unfiltered list: an explicit 404 (netlify dev keeps a rule's status).
+    expect(at('/api/v1/matrix page=:page format=:format /api/v1/errors/not-found.json 404!')).toBeLessThan(at('/api/v1/matrix page=:page /api/v1/matrix/page/:page/index.json 200!'));
+    at('/api/v1/matrix format=:format /api/v1/errors/not-found.json 404!');
+    // page_size=10 named: the same files.
+    at('/api/v1/matrix page_size=10 page=:page format=meme /api/v1/matrix/page/:page/index.meme.txt 200!');
     expect(text.filter((l) => /page=[0-9]/.test(l))).toEqual([]);
   });
 
   it('answers filters and page sizes with placeholders, most parameters first', () => {
-    // The text formats (index.<format>.txt) by one placeholder rule.
-    const full = at('/api/v1/matrix collection=:collection tax_group=:tax_group version=:version page_size=1000 page=:page format=:format /api/v1/matrix/collection/:collection/tax_group/:tax_group/version/:version/page_size/1000/page/:page/index.:format.txt 200!');
-    const one = at('/api/v1/matrix collection=:collection page_size=1000 page=:page format=:format /api/v1/matrix/collection/:collection/page_size/1000/page/:page/index.:format.txt 200!');
+    // The text formats (index.<format>.txt) by one placeholder rule, page sizes by one placeholder (:size, not :page_size: see placeholderClash).
+    const full = at('/api/v1/matrix collection=:collection tax_group=:tax_group version=:version page_size=:size page=:page format=:format /api/v1/matrix/collection/:collection/tax_group/:tax_group/version/:version/page_size/:size/page/:page/index.:format.txt 200!');
+    const one = at('/api/v1/matrix collection=:collection page_size=:size page=:page format=:format /api/v1/matrix/collection/:collection/page_size/:size/page/:page/index.:format.txt 200!');
     expect(full).toBeLessThan(one);
-    expect(one).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=:format /api/v1/matrix/page_size/1000/page/:page/index.:format.txt 200!'));
-    // Formats that are files but not text, and text formats without a file there, before that placeholder.
-    expect(at('/api/v1/matrix page_size=1000 page=:page format=yaml /api/v1/matrix/page_size/1000/page/:page/index.yaml 200!')).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=:format /api/v1/matrix/page_size/1000/page/:page/index.:format.txt 200!'));
-    expect(at('/api/v1/matrix page_size=1000 page=:page format=bed /api/v1/errors/unsupported/bed-list.json 501!')).toBeLessThan(at('/api/v1/matrix page_size=1000 page=:page format=:format /api/v1/matrix/page_size/1000/page/:page/index.:format.txt 200!'));
+    expect(one).toBeLessThan(at('/api/v1/matrix page_size=:size page=:page format=:format /api/v1/matrix/page_size/:size/page/:page/index.:format.txt 200!'));
+    // Formats whose file is not index.<format>.txt before that placeholder.
+    expect(at('/api/v1/matrix page_size=:size page=:page format=yaml /api/v1/matrix/page_size/:size/page/:page/index.yaml 200!')).toBeLessThan(at('/api/v1/matrix page_size=:size page=:page format=:format /api/v1/matrix/page_size/:size/page/:page/index.:format.txt 200!'));
     at('/api/v1/matrix tax_id=:tax_id version=:version /api/v1/matrix/tax_id/:tax_id/version/:version/page/1/index.json 200!');
-    at('/api/v1/species/:tax_id page_size=1000 page=:page /api/v1/matrix/tax_id/:tax_id/page_size/1000/page/:page/index.json 200!');
-    at('/api/v1/collections/:collection release=2024 page_size=1000 page=:page /api/v1/matrix/collection/:collection/page_size/1000/page/:page/index.json 200!');
-    at('/api/v1/species page_size=25 page=:page format=yaml /api/v1/species/page_size/25/page/:page/index.yaml 200!');
+    at('/api/v1/species/:tax_id page_size=:size page=:page /api/v1/matrix/tax_id/:tax_id/page_size/:size/page/:page/index.json 200!');
+    at('/api/v1/collections/:collection page_size=:size page=:page /api/v1/matrix/collection/:collection/page_size/:size/page/:page/index.json 200!');
+    at('/api/v1/species page_size=:size page=:page format=yaml /api/v1/species/page_size/:size/page/:page/index.yaml 200!');
+    // No rule names release=2024: it is ignored like any parameter the rules do not name.
+    expect(text.filter((l) => l.includes('release=2024'))).toEqual([]);
   });
 
   it('answers what it cannot answer with explicit errors before any data', () => {
     const firstData = text.findIndex((l) => l.startsWith('/api/v1/matrix ') && l.endsWith(' 200!'));
     for (const param of ['search', 'order', 'name', 'tf_class', 'tf_family', 'data_type']) {
-      expect(at(`/api/v1/matrix ${param}=:value /api/v1/errors/unsupported/param-${param}.json 501!`)).toBeLessThan(firstData);
+      expect(at(`/api/v1/:endpoint ${param}=:value /api/v1/errors/unsupported/param-${param}.json 501!`)).toBeLessThan(firstData);
+      at(`/api/v1/taxon/:tax_group ${param}=:value /api/v1/errors/unsupported/param-${param}.json 501!`);
     }
     expect(at('/api/v1/matrix collection=:collection tax_id=:tax_id /api/v1/errors/unsupported/filters.json 501!')).toBeLessThan(firstData);
     expect(at('/api/v1/matrix tax_group=:tax_group tax_id=:tax_id /api/v1/errors/unsupported/filters.json 501!')).toBeLessThan(firstData);
-    // A release other than the mirrored one, after every rule that names release=2024 and before every rule without it.
-    const release = at('/api/v1/matrix release=:release /api/v1/errors/unsupported/release.json 501!');
-    expect(text.slice(release + 1).filter((l) => l.startsWith('/api/v1/matrix ') && l.includes('release=')).length).toBe(0);
-    expect(at('/api/v1/matrix page_size=1000 page=:page format=json /api/v1/matrix/page_size/1000/page/:page/index.json 200!')).toBeGreaterThan(release);
-    at('/api/v1/matrix page_size=:page_size /api/v1/errors/unsupported/page-size.json 501!');
-    at('/api/v1/matrix collection=:collection page_size=10 page=:page format=bed /api/v1/errors/unsupported/bed-list.json 501!');
-    at('/api/v1/matrix collection=:collection page_size=25 page=:page format=:format /api/v1/errors/unsupported/format-page-size.json 501!');
+    // Another JASPAR release: one literal rule per year, none for the mirrored one.
+    for (const year of [2018, 2022, 2026]) {
+      expect(at(`/api/v1/:endpoint release=${year} /api/v1/errors/unsupported/release.json 501!`)).toBeLessThan(firstData);
+      at(`/api/v1/collections/:collection release=${year} /api/v1/errors/unsupported/release.json 501!`);
+    }
     at('/api/v1/sites/:id format=api /api/v1/errors/unsupported/sites-format.json 501!');
   });
 
-  it('redirects page sizes above 1000 to 1000, keeping every parameter', () => {
+  it('redirects page sizes above 1000 on the matrix list to 1000, keeping every parameter it names', () => {
     at('/api/v1/matrix collection=:collection page_size=5000 page=:page format=:format /api/v1/matrix/?collection=:collection&format=:format&page=:page&page_size=1000 301!');
-    at('/api/v1/taxon/:tax_group release=2024 page_size=10000 /api/v1/taxon/:tax_group/?page_size=1000&release=2024 301!');
+    at('/api/v1/matrix page_size=10000 /api/v1/matrix/?page_size=1000 301!');
+    // Before the page size placeholder, which names the same parameters.
+    expect(at('/api/v1/matrix tax_group=:tax_group page_size=2000 page=:page /api/v1/matrix/?page=:page&page_size=1000&tax_group=:tax_group 301!'))
+      .toBeLessThan(at('/api/v1/matrix tax_group=:tax_group page_size=:size page=:page /api/v1/matrix/tax_group/:tax_group/page_size/:size/page/:page/index.json 200!'));
   });
 
   it('routes ids with placeholders and keeps files whose names a placeholder would take', () => {
@@ -75,8 +87,61 @@ describe('redirect rules', () => {
   it('does not grow with the list', () => {
     const big = redirectRules({ pageCount: 5278, year: 2024 });
     expect(big.length).toBe(rules.length);
-    expect(printRedirects(big)).toContain('/api/v1/matrix format=meme page=:page /api/v1/matrix/page/:page/index.meme.txt 200!');
-    expect(printRedirects(big)).toContain('/api/v1/matrix format=meme page=last /api/v1/matrix/page/5278/index.meme.txt 200!');
+    expect(printRedirects(big)).toContain('/api/v1/matrix page=:page format=meme /api/v1/matrix/page/:page/index.meme.txt 200!');
+    expect(printRedirects(big)).toContain('/api/v1/matrix page=last format=meme /api/v1/matrix/page/5278/index.meme.txt 200!');
+  });
+
+  // A model of Netlify's matching (path, then every named parameter present
+  // with the literal value or any value for a placeholder; first match wins),
+  // checked on netlify dev by the e2e suites: the request each list rule is
+  // for must reach that rule, not an earlier one that ignores a parameter.
+  it('answers each list rule\'s own request with that rule (first match)', () => {
+    // Placeholder values no literal rule names (a literal value is its own rule's request).
+    const sample: Record<string, string> = { ':page': '7', ':size': '250', ':format': 'xml', ':value': 'x' };
+    const matches = (rule: RedirectRule, from: string, query: Record<string, string>) =>
+      rule.from === from && Object.entries(rule.query ?? {}).every(([k, v]) => k in query && (v.startsWith(':') || v === query[k]));
+    const wrong: string[] = [];
+    for (const rule of rules) {
+      if (!rule.query || !rule.force || rule.from.includes('*')) continue;
+      const query = Object.fromEntries(Object.entries(rule.query).map(([k, v]) => [k, sample[v] ?? (v.startsWith(':') ? 'X' : v)]));
+      const first = rules.find((r) => matches(r, rule.from, query));
+      if (first !== rule) wrong.push(`${printRedirects([rule]).split('\n')[1]} ← answered by ${printRedirects([first!]).split('\n')[1]}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe('the rule budget (Netlify: best under 1,000 rules)', () => {
+  const release = sharedRelease();
+  const count = (matrices: typeof release.matrices) => {
+    const scaled = { ...release, matrices };
+    const layout = chooseLayout({ matrixIds: matrices.map((m) => m.matrixId), baseIds: [...new Set(matrices.map((m) => m.baseId))] });
+    const input = routingInput(scaled, defaultPageCount(scaled), layout);
+    return { layout, shards: input.shards ?? [], rules: redirectRules(input) };
+  };
+
+  it('holds for the JASPAR 2024 release', () => {
+    const { layout, rules } = count(release.matrices);
+    expect(layout.idFolders).toBe(false);
+    expect(rules.length).toBeLessThanOrEqual(RULE_BUDGET);
+  });
+
+  it('holds for the synthetic release ten times larger, sharded', () => {
+    const { layout, shards, rules } = count(syntheticMatrices(release.matrices, 10));
+    expect(layout.idFolders).toBe(true);
+    expect(shards.length).toBeGreaterThan(1);
+    expect(rules.length).toBeLessThanOrEqual(RULE_BUDGET);
+    // One set of id rules per shard, each reaching the shard's folders.
+    for (const shard of shards) expect(printRedirects(rules)).toContain(`/api/v1/matrix/${shard}* /api/v1/matrix/${shard}/${shard}:splat/index.json 200!`);
+  });
+});
+
+describe('placeholders', () => {
+  it('never start with one another in one rule (Netlify fills :page_size as :page + "_size")', () => {
+    expect(placeholderClash({ from: '/a', query: { page: ':page', page_size: ':page_size' }, to: '/a/:page_size/:page/', status: 200, force: true })).toBe(':page and :page_size');
+    expect(placeholderClash({ from: '/a/:id', query: { page: ':page', page_size: ':size' }, to: '/a/:size/:page/', status: 200, force: true })).toBeUndefined();
+    const layout = { idFolders: true, logos: true, shard: 2 };
+    for (const rule of redirectRules({ pageCount: 9, year: 2024, layout, shards: ['MA', 'UN'], root: '/jaspar' })) expect(placeholderClash(rule)).toBeUndefined();
   });
 });
 
@@ -103,7 +168,8 @@ describe('redirect rules of a site under a path', () => {
       expect(from.startsWith('/jaspar/api/v1'), line).toBe(true);
       expect(rest[rest.length - 2].startsWith('/jaspar/api/v1/'), line).toBe(true);
     }
-    expect(text).toContain('/jaspar/api/v1/matrix format=jaspar page=:page /jaspar/api/v1/matrix/page/:page/index.jaspar.txt 200!');
+    expect(text).toContain('/jaspar/api/v1/matrix page=:page format=jaspar /jaspar/api/v1/matrix/page/:page/index.jaspar.txt 200!');
+    expect(text).toContain('/jaspar/api/v1/matrix collection=:collection page_size=5000 /jaspar/api/v1/matrix/?collection=:collection&page_size=1000 301!');
   });
 });
 

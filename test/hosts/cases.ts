@@ -14,7 +14,8 @@ export type Ability =
   | 'cors' // Access-Control-Allow-Origin on the API
   | 'security-headers' // CSP, nosniff, Referrer-Policy, X-Frame-Options
   | 'missing-404' // a query URL whose file does not exist answers status 404 (not 200)
-  | 'invalid-page-filtered' // "Invalid page." past the end of a filtered list (not "Not found.")
+  | 'invalid-page' // "Invalid page." for a page past the end or not a number (not "Not found.")
+  | 'unrendered-501' // a page size, or a format at a page size, that is not pre-rendered answers 501 saying so (not "Not found.")
   | 'double-slash-list'; // a list query URL with a double slash
 
 export interface Expect {
@@ -71,8 +72,8 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'list-type', what: 'a text format with the real Content-Type', path: `${LIST}/?format=transfac&page=2`, needs: ['query', 'api-types'], expect: { status: 200, file: page(2, 'index.transfac.txt'), contentType: 'text/transfac; charset=utf-8' } },
     { id: 'list-yaml-type', what: 'YAML with the real Content-Type', path: `${LIST}/?format=yaml`, needs: ['query', 'api-types'], expect: { status: 200, file: page(1, 'index.yaml'), contentType: 'application/yaml; charset=utf-8' } },
     { id: 'list-page-last', what: 'page=last', path: `${LIST}/?format=yaml&page=last`, needs: ['query'], expect: { status: 200, file: page(site.lastPage, 'index.yaml') } },
-    { id: 'list-past-end', what: 'a page past the end: 404 "Invalid page."', path: `${LIST}/?page=99999`, needs: ['query'], expect: { status: 404, detail: INVALID_PAGE } },
-    { id: 'list-page-not-number', what: 'a page that is not a number: 404 "Invalid page."', path: `${LIST}/?page=abc&format=json`, needs: ['query'], expect: { status: 404, detail: INVALID_PAGE } },
+    { id: 'list-past-end', what: 'a page past the end: 404 "Invalid page."', path: `${LIST}/?page=99999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
+    { id: 'list-page-not-number', what: 'a page that is not a number: 404 "Invalid page."', path: `${LIST}/?page=abc&format=json`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'list-unknown-format', what: 'an unknown format: 404 "Not found."', path: `${LIST}/?format=xml`, needs: ['query'], expect: { status: 404, detail: NOT_FOUND } },
     { id: 'list-double-slash', what: 'a double slash in a list query URL', path: '/api/v1//matrix/?format=json&page=2', needs: ['query', 'double-slash-list'], expect: { status: 200, file: page(2) } },
     { id: 'filters-bundle', what: 'collection + tax_group + version, page_size 1000, MEME (JASPAR\'s bundles)', path: `${LIST}/?collection=CORE&tax_group=vertebrates&version=latest&page_size=1000&format=meme`, needs: ['query'], expect: { status: 200, file: page(1, 'index.meme.txt', 'collection/CORE/tax_group/vertebrates/version/latest/page_size/1000/') } },
@@ -80,10 +81,10 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'filters-species', what: 'tax_id, page 2', path: `${LIST}/?tax_id=9606&page=2`, needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'tax_id/9606/') } },
     { id: 'release-mirrored', what: 'release=2024 (the mirrored release)', path: `${LIST}/?release=2024&page=2`, needs: ['query'], expect: { status: 200, file: page(2) } },
     { id: 'filters-unknown-value', what: 'a filter value the release does not hold: 404 "Not found."', path: `${LIST}/?collection=nope`, needs: ['query', 'missing-404'], expect: { status: 404, detail: NOT_FOUND } },
-    { id: 'filters-past-end', what: 'past the end of a filtered list: 404 "Invalid page."', path: `${LIST}/?collection=CORE&page=9999`, needs: ['query', 'missing-404', 'invalid-page-filtered'], expect: { status: 404, detail: INVALID_PAGE } },
+    { id: 'filters-past-end', what: 'past the end of a filtered list: 404 "Invalid page."', path: `${LIST}/?collection=CORE&page=9999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } } },
-    { id: 'page-size-other', what: 'a page size not pre-rendered: 501', path: `${LIST}/?page_size=37`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this page_size' } },
-    { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' } },
+    { id: 'page-size-other', what: 'a page size not pre-rendered: 501', path: `${LIST}/?page_size=37`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this page_size' } },
+    { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' } },
     { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' } },
     { id: 'unsupported-filters', what: 'tax_id with collection: 501', path: `${LIST}/?tax_id=9606&collection=CORE`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this combination of filters' } },
     { id: 'unsupported-release', what: 'another release: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR release' } },
@@ -130,7 +131,8 @@ export const LACKS: Record<HostName, Partial<Record<Ability, string>>> = {
     accept: '_redirects conditions are Country, Language, Role and Cookie only; no Accept header',
     'api-types': 'netlify dev keeps the file extension\'s type (text/plain, text/yaml); production Netlify sends the _headers types',
     'missing-404': 'netlify dev answers a rewrite to a missing file with status 200 and the 404 body; production Netlify sends 404',
-    'invalid-page-filtered': 'filtered lists are placeholder rules (one rule per page would be thousands): a page past the end is "Not found."',
+    'invalid-page': 'pages are a placeholder in the rules (page=:page → …/page/:page/…): a page with no file answers the site\'s /404.html, "Not found."; "Invalid page." needs a literal rule per page and format (5,300 for JASPAR 2024, 52,000 for a release ten times larger; Netlify advises under 1,000). The edge function answers it',
+    'unrendered-501': 'page sizes and the text formats are placeholders in the rules (page_size=:size, format=:format → index.:format.txt), so a page size or a format at a page size with no file answers "Not found."; a 501 saying why needs a rule per page size and format (thousands of rules). The edge function answers it',
     'double-slash-list': 'netlify dev matches a double slash only by placeholder rules; the unfiltered list\'s rules are literal',
   },
   'http-server': {
