@@ -1,18 +1,18 @@
 // Writes the edge handler's indexes (indexes.ts) from the release, at build
 // time. Plain JSON without spaces: the handler parses each once per instance.
 import type { Release } from '../dataset/types.ts';
-import { currentLayout } from '../routes/shard.ts';
+import type { Layout } from '../routes/shard.ts';
 import { filterValues, listOrder } from '../views.ts';
 import { INDEX_PATH, INDEX_VERSION, MATRICES_PATH, type EdgeIndex, type EdgeMatrices } from './indexes.ts';
 
 /** [output path (relative), content] of each index file. */
-export function edgeIndexFiles(release: Release, base: string): [string, string][] {
+export function edgeIndexFiles(release: Release, base: string, layout: Layout): [string, string][] {
   const ordered = listOrder(release.matrices);
   const index: EdgeIndex = {
     version: INDEX_VERSION,
     base,
     release: release.info,
-    layout: currentLayout(),
+    layout,
     filterValues: filterValues(release),
     rows: ordered.map((m) => [
       m.matrixId, m.name, m.collection, m.baseId, m.version, m.taxGroup, m.tfClass, m.tfFamily, m.dataType,

@@ -5,13 +5,13 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadRelease, readReleaseInfo } from '../../generator/dataset/load.ts';
 import { FORMATS } from '../../generator/formats/registry.ts';
 import { planEndpoints } from '../../generator/plan/endpoints.ts';
 import { formatContext } from '../../generator/pipeline/render.ts';
 import { formatsOf, planResources, withFormat } from '../../generator/plan/resources.ts';
-import { FLAT, useLayout, type Layout } from '../../generator/routes/shard.ts';
+import { FLAT, type Layout } from '../../generator/routes/shard.ts';
 import { logoPath, outputPath, sitesPath } from '../../generator/routes/urls.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
@@ -20,7 +20,6 @@ const data = makeRelease(['MA0004.1', 'MA0014.2', 'MA0014.3', 'MA0600.1', 'MA060
 const releaseFile = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
 const release = loadRelease(data, readReleaseInfo(readFileSync(releaseFile, 'utf8'), (t) => yaml.load(t), releaseFile));
 afterAll(() => rmSync(data, { recursive: true, force: true }));
-afterEach(() => useLayout(FLAT));
 
 describe.each([
   ['flat', FLAT, 'http://jaspar.test'],
@@ -28,10 +27,7 @@ describe.each([
   ['flat under a path', FLAT, 'http://jaspar.test/jaspar'],
 ])('plan (%s)', (_label, layout, base) => {
   const root = new URL(base).pathname.replace(/\/$/, '');
-  const plan = () => {
-    useLayout(layout);
-    return [...planResources(release, base), ...planEndpoints(release, base)];
-  };
+  const plan = () => [...planResources(release, base, layout), ...planEndpoints(release, base, layout)];
 
   it('plans each folder once, ids in their shard folders', () => {
     const dirs = plan().map((p) => p.dir);
@@ -45,11 +41,11 @@ describe.each([
     const files = new Set<string>();
     for (const p of planned) for (const f of formatsOf(p)) files.add(`/${outputPath(p.dir, f)}`);
     for (const m of release.matrices) {
-      files.add(logoPath(m.matrixId));
+      files.add(logoPath(layout, m.matrixId));
       if (m.sites !== null) files.add(sitesPath(m.matrixId));
     }
     const outside: string[] = [];
-    const context = formatContext(release.info); // as the render workers build it
+    const context = formatContext(release.info, layout); // as the render workers build it
     for (const p of planned.filter((x) => formatsOf(x).includes('api'))) {
       const html = FORMATS.api.render(withFormat(p, 'api'), context);
       for (const [, href] of html.matchAll(/ (?:href|src)="(\/[^"]*)"/g)) {

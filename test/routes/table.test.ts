@@ -6,7 +6,7 @@ import { FORMATS } from '../../generator/formats/registry.ts';
 import { clientRoutes } from '../../generator/routes/client.ts';
 import { FLAT } from '../../generator/routes/shard.ts';
 import { fill, routeTable } from '../../generator/routes/table.ts';
-import { detailDirIn, logoPathIn, versionsDirIn } from '../../generator/routes/urls.ts';
+import { detailDir, logoPath, versionsDir } from '../../generator/routes/urls.ts';
 
 const SHARDED = { idFolders: true, logos: true, shard: 2 };
 const route = (table: ReturnType<typeof routeTable>, kind: string) => table.routes.find((r) => r.kind === kind)!;
@@ -19,10 +19,10 @@ describe('route table', () => {
     [SHARDED, '/jaspar'],
   ])('layout %j under "%s": folders as the build writes them', (layout, root) => {
     const table = routeTable(layout, root);
-    expect(fill(route(table, 'detail').dir, { matrix_id: 'MA0004.1' }, layout)).toBe(`${root}${detailDirIn(layout, 'MA0004.1')}`);
-    expect(fill(route(table, 'base').dir, { base_id: 'MA0004' }, layout)).toBe(`${root}${detailDirIn(layout, 'MA0004')}`);
-    expect(fill(route(table, 'versions').dir, { base_id: 'MA0004' }, layout)).toBe(`${root}${versionsDirIn(layout, 'MA0004')}`);
-    expect(fill(route(table, 'logo').dir, { matrix_id: 'MA0004.1' }, layout)).toBe(`${root}${logoPathIn(layout, 'MA0004.1')}`);
+    expect(fill(route(table, 'detail').dir, { matrix_id: 'MA0004.1' }, layout)).toBe(`${root}${detailDir(layout, 'MA0004.1')}`);
+    expect(fill(route(table, 'base').dir, { base_id: 'MA0004' }, layout)).toBe(`${root}${detailDir(layout, 'MA0004')}`);
+    expect(fill(route(table, 'versions').dir, { base_id: 'MA0004' }, layout)).toBe(`${root}${versionsDir(layout, 'MA0004')}`);
+    expect(fill(route(table, 'logo').dir, { matrix_id: 'MA0004.1' }, layout)).toBe(`${root}${logoPath(layout, 'MA0004.1')}`);
     // The public path never carries the shard.
     expect(fill(route(table, 'detail').path, { matrix_id: 'MA0004.1' }, layout)).toBe(`${root}/api/v1/matrix/MA0004.1/`);
     expect(table.errors.notFound).toBe(`${root}/api/v1/errors/not-found.json`);
