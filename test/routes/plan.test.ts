@@ -59,3 +59,47 @@ describe.each([
     expect(outside.slice(0, 10)).toEqual([]);
   });
 });
+
+// Resources are built lazily, when rendered: with the layout as module state
+// a plan made for one layout rendered after another layout was set would
+// link the other's folders. As a parameter, two sites' plans live side by side.
+describe('two layouts in one process', () => {
+  const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
+  const base = 'http://jaspar.test';
+  const sites = [FLAT, SHARDED, FLAT].map((layout) => ({ layout, planned: planResources(release, base, layout), context: formatContext(release.info, layout) }));
+  const render = (site: (typeof sites)[number], dir: string, format: 'api' | 'json') => {
+    const p = site.planned.find((x) => x.dir === dir);
+    if (!p) throw new Error(`no resource planned in ${dir}`);
+    return FORMATS[format].render(withFormat(p, format), site.context) as string;
+  };
+
+  it('plans, renders and links each site in its own layout, interleaved', () => {
+    const [flat, sharded, flatAgain] = sites;
+    // Rendered in turns, after both plans exist.
+    const pages = [
+      render(sharded, '/api/v1/matrix/MA/MA0004.1/', 'api'),
+      render(flat, '/api/v1/matrix/MA0004.1/', 'api'),
+      render(sharded, '/api/v1/matrix/page/1/', 'json'),
+      render(flatAgain, '/api/v1/matrix/page/1/', 'json'),
+    ];
+    expect(pages[0]).toContain('src="/static/logos/svg/MA/MA0004.1.svg"');
+    expect(pages[0]).toContain('href="/api/v1/matrix/MA/MA0004/versions/?format=api"');
+    expect(pages[1]).toContain('src="/static/logos/svg/MA0004.1.svg"');
+    expect(pages[1]).toContain('href="/api/v1/matrix/MA0004/versions/?format=api"');
+    expect(pages[1]).not.toContain('/MA/MA0004');
+    const logos = (json: string) => (JSON.parse(json) as { results: { sequence_logo: string }[] }).results.map((r) => r.sequence_logo);
+    expect(logos(pages[2])).toHaveLength(10);
+    expect(logos(pages[2]).every((url) => /\/static\/logos\/svg\/(MA|UN)\/(MA|UN)[0-9]{4}\.[0-9]+\.svg$/.test(url))).toBe(true);
+    expect(logos(pages[3]).every((url) => /\/static\/logos\/svg\/(MA|UN)[0-9]{4}\.[0-9]+\.svg$/.test(url))).toBe(true);
+    expect(logos(pages[3])).toEqual(logos(render(flat, '/api/v1/matrix/page/1/', 'json')));
+    // The list page for people draws each matrix's logo and links its page through the format context.
+    const srcs = (html: string) => [...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1]);
+    const shardedList = render(sharded, '/api/v1/matrix/page/1/', 'api');
+    const flatList = render(flat, '/api/v1/matrix/page/1/', 'api');
+    expect(srcs(shardedList)).toHaveLength(10);
+    expect(srcs(shardedList).every((src) => /^\/static\/logos\/svg\/([A-Z]{2})\/\1[0-9]{4}\.[0-9]+\.svg$/.test(src))).toBe(true);
+    expect(srcs(flatList).every((src) => /^\/static\/logos\/svg\/[A-Z]{2}[0-9]{4}\.[0-9]+\.svg$/.test(src))).toBe(true);
+    expect(shardedList).toContain('href="/api/v1/matrix/MA/MA0004.1/?format=api"');
+    expect(flatList).toContain('href="/api/v1/matrix/MA0004.1/?format=api"');
+  });
+});

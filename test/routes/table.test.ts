@@ -30,7 +30,7 @@ describe('route table', () => {
   });
 
   it('gives every format its file, extension and the real media type', () => {
-    const table = routeTable();
+    const table = routeTable(FLAT);
     expect(table.formats.map((f) => f.id)).toEqual(Object.keys(FORMATS));
     expect(table.formats.find((f) => f.id === 'jaspar')).toEqual({ id: 'jaspar', file: 'index.jaspar.txt', extension: 'jaspar.txt', mediaType: FORMATS.jaspar.mediaType });
     expect(table.formats.find((f) => f.id === 'api')!.file).toBe('index.html');
@@ -38,8 +38,14 @@ describe('route table', () => {
     expect(table.filterCombinations).toContainEqual(['collection', 'tax_group', 'version']);
   });
 
+  it('asks for the layout to fill an output folder in shard folders, not for a public path', () => {
+    const detail = route(routeTable(SHARDED), 'detail');
+    expect(() => fill(detail.dir, { matrix_id: 'MA0004.1' })).toThrow(/pass the site's layout/);
+    expect(fill(detail.path, { matrix_id: 'MA0004.1' })).toBe('/api/v1/matrix/MA0004.1/');
+  });
+
   it('names every resource kind of the API surface once or more', () => {
-    const kinds = new Set(routeTable().routes.map((r) => r.kind));
+    const kinds = new Set(routeTable(FLAT).routes.map((r) => r.kind));
     for (const kind of ['root', 'list', 'detail', 'base', 'versions', 'collections', 'collection', 'taxa', 'taxon', 'species-list', 'species', 'releases', 'release', 'sites', 'openapi', 'docs', 'logo', 'sites-file', 'downloads', 'search', 'home', 'error']) {
       expect(kinds, kind).toContain(kind);
     }
