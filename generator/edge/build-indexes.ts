@@ -12,7 +12,8 @@ export function edgeIndexFiles(release: Release, base: string, layout: Layout): 
     version: INDEX_VERSION,
     base,
     release: release.info,
-    layout,
+    // Its fields in one order, however the caller spelled the layout: the index bytes depend on the layout only.
+    layout: { idFolders: layout.idFolders, logos: layout.logos, shard: layout.shard },
     filterValues: filterValues(release),
     rows: ordered.map((m) => [
       m.matrixId, m.name, m.collection, m.baseId, m.version, m.taxGroup, m.tfClass, m.tfFamily, m.dataType,
