@@ -26,7 +26,7 @@ import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
-import { chooseLayout, currentLayout, useLayout, type Layout } from './routes/shard.ts';
+import { chooseLayout, type Layout } from './routes/shard.ts';
 import { writeMirror } from './mirror/archive.ts';
 import { ARCHIVE, MANIFEST, rel } from './mirror/layout.ts';
 import { downloadFiles } from './plan/mirror.ts';
@@ -84,17 +84,17 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
   const { release, notes } = readRelease(options.dataDir, info);
   // Shard folders only for a release too large for one folder (routes/shard.ts).
+  // Chosen once here and passed to everything that names a path.
   const ids = { matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] };
   const layout = options.layout ?? chooseLayout(ids);
-  useLayout(layout);
   const base = normaliseBaseUrl(options.baseUrl);
-  const planned = [...planResources(release, base), ...planEndpoints(release, base)];
-  const context = formatContext(info);
+  const planned = [...planResources(release, base, layout), ...planEndpoints(release, base, layout)];
+  const context = formatContext(info, layout);
   // A compact build leaves out every resource, the first-page copies and the
   // logos: the edge handler renders them from its indexes (edge/render-missing.ts).
   const compact = options.profile === 'compact';
 
-  const plan = new OutputPlan(info);
+  const plan = new OutputPlan(info, layout);
   const listPages = defaultPageCount(release);
   // Rendered later, by the render workers, in each of the resource's formats (resources.ts formatsOf).
   if (!compact) {
@@ -126,11 +126,11 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
   plan.add(outputFile(SEARCH_INDEX), searchIndex(release));
   plan.add(outputFile(SEARCH_PAGE), searchPage(release, base));
-  plan.add(outputFile(HOME), homePage(release, base, listPages));
+  plan.add(outputFile(HOME), homePage(release, base, layout, listPages));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
-  for (const [file, content] of downloadFiles(release, base, context, { archive: !compact })) plan.add(file, content);
+  for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) plan.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.
-  for (const [file, content] of edgeIndexFiles(release, base, { compact })) plan.add(file, content);
+  for (const [file, content] of edgeIndexFiles(release, base, layout, { compact })) plan.add(file, content);
   plan.checkFolderSizes();
   return {
     plan,
@@ -152,7 +152,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
 
   const { plan, report } = planSite(options);
   // A task's key covers what it renders from; the salt covers what renders it.
-  const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(currentLayout()));
+  const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(plan.layout));
   const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
   const written = await writer.write(plan);
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact

@@ -7,10 +7,12 @@ import { INDEX_FORMATS, MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, SITES_FORMATS, UNSUPPO
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, queryString } from '../routes/urls.ts';
 import { LATEST, filterValues } from '../plan/views.ts';
+import { FLAT } from '../routes/shard.ts';
 import { fill, routeTable, type RouteKind } from '../routes/table.ts';
 
 /** Public path of each resource kind, from the route table: the OpenAPI paths spell no URL. */
-const P = Object.fromEntries(routeTable().routes.map((r) => [r.kind, r.path])) as Record<RouteKind, string>;
+// Public paths only, which are the same in every layout.
+const P = Object.fromEntries(routeTable(FLAT).routes.map((r) => [r.kind, r.path])) as Record<RouteKind, string>;
 
 type Schema = { [key: string]: unknown };
 

@@ -1,18 +1,19 @@
 // Writes the edge handler's indexes (indexes.ts) from the release, at build
 // time. Plain JSON without spaces: the handler parses each once per instance.
 import type { Release } from '../dataset/types.ts';
-import { currentLayout } from '../routes/shard.ts';
+import type { Layout } from '../routes/shard.ts';
 import { filterValues, listOrder } from '../views.ts';
 import { INDEX_PATH, INDEX_VERSION, MATRICES_PATH, type EdgeIndex, type EdgeMatrices } from './indexes.ts';
 
 /** [output path (relative), content] of each index file; `compact`: the build leaves out what the handler renders (render-missing.ts). */
-export function edgeIndexFiles(release: Release, base: string, { compact = false } = {}): [string, string][] {
+export function edgeIndexFiles(release: Release, base: string, layout: Layout, { compact = false } = {}): [string, string][] {
   const ordered = listOrder(release.matrices);
   const index: EdgeIndex = {
     version: INDEX_VERSION,
     base,
     release: release.info,
-    layout: currentLayout(),
+    // Its fields in one order, however the caller spelled the layout: the index bytes depend on the layout only.
+    layout: { idFolders: layout.idFolders, logos: layout.logos, shard: layout.shard },
     ...(compact ? { compact: true as const } : {}),
     filterValues: filterValues(release),
     rows: ordered.map((m) => [

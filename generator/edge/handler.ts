@@ -30,7 +30,6 @@ import type { Matrix } from '../dataset/types.ts';
 import { SECURITY_HEADERS } from '../hosting/headers.ts';
 import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../resources.ts';
 import type { Page } from '../routes/paginate.ts';
-import { useLayout } from '../routes/shard.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
   type FilterKey, type Filters,
@@ -86,13 +85,13 @@ function load(site: EdgeSite): Promise<Loaded> {
     const text = await site.readFile(INDEX_PATH);
     if (text === null) throw new Error(`${INDEX_PATH} is missing: the site was built without the edge indexes`);
     const index = parseIndex(text);
-    useLayout(index.layout);
     const records = recordsOf(index);
     return {
       index,
       records,
       byId: new Map(records.map((r) => [r.matrixId, r])),
-      context: { release: index.release, logoHref: logoPath, detailHref: (id: string) => pageHref(detailDir(id)) },
+      // The site's layout comes with its index: the handler names files as the build that wrote them did.
+      context: { release: index.release, logoHref: (id: string) => logoPath(index.layout, id), detailHref: (id: string) => pageHref(detailDir(index.layout, id)) },
     };
   })().catch((error: unknown) => {
     loaded = null; // a failed read is tried again by the next request
@@ -256,10 +255,10 @@ export async function handle(request: Request, host: EdgeSite): Promise<Response
       const m = /^(.+)\.([0-9]+)$/.exec(route.id);
       const record = m ? state.byId.get(`${m[1]}.${Number(m[2])}`) : undefined;
       if (!record) return error(request, 404, NOT_FOUND, callback);
-      return file(ctx, detailDir(record.matrixId));
+      return file(ctx, detailDir(state.index.layout, record.matrixId));
     }
     case 'versions':
-      return file(ctx, versionsDir(route.baseId));
+      return file(ctx, versionsDir(state.index.layout, route.baseId));
   }
 }
 
@@ -411,7 +410,7 @@ async function list(ctx: Ctx): Promise<Response> {
     }
   }
   const base = state.index.base;
-  const body: Json = { count: records.length, next, previous, results: page.items.map((r) => listItem(r, base)) };
+  const body: Json = { count: records.length, next, previous, results: page.items.map((r) => listItem(r, base, state.index.layout)) };
   if (callback !== undefined && callback !== 'callback') return answer(request, 200, FORMATS.jsonp.mediaType, `${callback}(${toJson(body)});`);
   const needsMatrices = format !== 'json' && format !== 'jsonp' && format !== 'yaml';
   const matrices = needsMatrices ? await fullMatrices(ctx, page.items) : [];

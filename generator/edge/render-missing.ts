@@ -109,7 +109,7 @@ export async function renderFile(path: string, source: CompactSource): Promise<R
   const logo = LOGO.exec(path);
   if (logo) {
     const m = (await rebuild(source)).byId.get(logo[1]);
-    if (!m || logoPath(m.matrixId) !== path) return null;
+    if (!m || logoPath(source.index.layout, m.matrixId) !== path) return null;
     return { body: renderLogoSvg(m.pfm) };
   }
   const slash = path.lastIndexOf('/');
@@ -156,7 +156,7 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
       if (r.views.size >= MAX_VIEWS) r.views.clear();
       r.views.set(viewDir, (matrices = viewMatrices(r.ordered, filters, r.latest)));
     }
-    return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base)[number - 1] ?? null;
+    return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base, index.layout)[number - 1] ?? null;
   }
   if (dir === ROOT_DIR || INDEX_LIST.test(dir) || RELEASE_DIR.test(dir)) {
     const r = await rebuild(source);
@@ -172,15 +172,15 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
     const r = await rebuild(source);
     const m = r.byId.get(sites[1]);
     if (!m || m.sites === null || sitesApiDir(m.matrixId) !== dir) return null;
-    return planSites({ info: r.release.info, matrices: [await withSites(m, source)] }, index.base)[0] ?? null;
+    return planSites({ info: r.release.info, matrices: [await withSites(m, source)] }, index.base, index.layout)[0] ?? null;
   }
   const id = ID_DIR.exec(dir);
   if (id) {
     const r = await rebuild(source);
     const baseId = r.byId.get(id[1])?.baseId ?? (r.byBase.has(id[1]) ? id[1] : undefined);
     if (baseId === undefined) return null;
-    if (id[2] !== undefined ? versionsDir(id[1]) !== dir : detailDir(id[1]) !== dir) return null;
-    return planBaseId(baseId, r.byBase.get(baseId)!, index.base).find((p) => p.dir === dir) ?? null;
+    if (id[2] !== undefined ? versionsDir(index.layout, id[1]) !== dir : detailDir(index.layout, id[1]) !== dir) return null;
+    return planBaseId(baseId, r.byBase.get(baseId)!, index.base, index.layout).find((p) => p.dir === dir) ?? null;
   }
   return null;
 }

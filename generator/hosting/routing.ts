@@ -124,11 +124,11 @@ function strip(text: string, start: string, what: string): string {
 }
 
 /** The folder of an id resource as a template with slots id and shard, whatever the layout. */
-function idTemplate(dir: (id: string) => string, layout: Layout): Template {
-  const text = dir(MARK);
+function idTemplate(dir: (layout: Layout, id: string) => string, layout: Layout): Template {
+  const text = dir(layout, MARK);
   const [before, after] = around(text, MARK, 'id folder');
   if (!layout.idFolders) return [before, { slot: 'id' }, after];
-  const [head, shardTail] = around(before, `${shardOf(MARK)}/`, 'shard folder');
+  const [head, shardTail] = around(before, `${shardOf(MARK, layout)}/`, 'shard folder');
   return [head, { slot: 'shard' }, `/${shardTail}`, { slot: 'id' }, after];
 }
 

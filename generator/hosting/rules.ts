@@ -89,8 +89,8 @@ import { INDEX_FORMATS, JASPAR_RELEASE_YEARS, SITES_FORMATS, VIEW_FORMAT_SIZES, 
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
 import { FLAT, type Layout } from '../routes/shard.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDirIn, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
-  queryString, sitesApiDir, unsupportedPath, versionsDirIn, type FilterKey, type Filters,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
+  queryString, sitesApiDir, unsupportedPath, versionsDir, type FilterKey, type Filters,
 } from '../routes/urls.ts';
 
 export interface RedirectRule {
@@ -324,8 +324,8 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
       keyed(`${LIST}/${shard}*`, `${LIST}/${shard}/${shard}:splat/`, FORMAT_IDS);
     }
   } else {
-    keyed(`${LIST}/:id/versions`, versionsDirIn(layout, ':id'), FORMAT_IDS);
-    keyed(`${LIST}/:id`, detailDirIn(layout, ':id'), FORMAT_IDS);
+    keyed(`${LIST}/:id/versions`, versionsDir(layout, ':id'), FORMAT_IDS);
+    keyed(`${LIST}/:id`, detailDir(layout, ':id'), FORMAT_IDS);
   }
 
   // The API root: /api/v1 only (a rule for "/api/v1" also matches "/api/v1/").

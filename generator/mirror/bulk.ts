@@ -14,6 +14,7 @@ import type { Matrix, Release } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext, Resource } from '../formats/types.ts';
 import { listItem, listOrder } from '../plan/resources.ts';
+import type { Layout } from '../routes/shard.ts';
 import { latestVersions } from '../plan/views.ts';
 import { allMatricesPath, bundlePath } from './layout.ts';
 
@@ -91,10 +92,10 @@ export function bundleSets(release: Release): BundleSet[] {
 const safe = (part: string) => part.replace(/[^A-Za-z0-9.-]+/g, '_');
 
 /** The list of `matrices` as one resource, rendered in `format` by the format's own module. */
-export function renderAll(matrices: Matrix[], format: FormatId, base: string, context: FormatContext): string {
+export function renderAll(matrices: Matrix[], format: FormatId, base: string, layout: Layout, context: FormatContext): string {
   const resource: Resource = {
     kind: 'list',
-    body: { count: matrices.length, next: null, previous: null, results: matrices.map((m) => listItem(m, base)) },
+    body: { count: matrices.length, next: null, previous: null, results: matrices.map((m) => listItem(m, base, layout)) },
     matrices,
     nav: { title: '', dir: '', request: '', formats: [], breadcrumbs: [] },
   };
@@ -105,28 +106,28 @@ export function renderAll(matrices: Matrix[], format: FormatId, base: string, co
  *  nothing) followed by one record per matrix, which is how JASPAR's bundles
  *  are laid out too. Each matrix appears in up to four bundles of a format,
  *  so its record is rendered once (by the format's module) and reused. */
-function recordJoiner(format: FormatId, base: string, context: FormatContext): (matrices: Matrix[]) => string {
-  const head = renderAll([], format, base, context);
+function recordJoiner(format: FormatId, base: string, layout: Layout, context: FormatContext): (matrices: Matrix[]) => string {
+  const head = renderAll([], format, base, layout, context);
   const records = new Map<Matrix, string>();
   const record = (m: Matrix) => {
     let text = records.get(m);
-    if (text === undefined) records.set(m, (text = renderAll([m], format, base, context).slice(head.length)));
+    if (text === undefined) records.set(m, (text = renderAll([m], format, base, layout, context).slice(head.length)));
     return text;
   };
   return (matrices) => head + matrices.map(record).join('');
 }
 
 /** Every bulk file, rendered one at a time (a caller that streams holds one at a time). */
-export function* bulkFiles(release: Release, base: string, context: FormatContext): Generator<BulkFile> {
+export function* bulkFiles(release: Release, base: string, layout: Layout, context: FormatContext): Generator<BulkFile> {
   const year = release.info.year;
   const ordered = listOrder(release.matrices);
   const joiners = new Map<FormatId, (matrices: Matrix[]) => string>();
   // fresh: without the shared record cache, for rendering again when the
   // file is written (memory stays one file's worth).
   const render = (format: FormatId, matrices: Matrix[], fresh = false) => {
-    if (format === 'json') return renderAll(matrices, format, base, context);
-    if (fresh) return recordJoiner(format, base, context)(matrices);
-    if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, context));
+    if (format === 'json') return renderAll(matrices, format, base, layout, context);
+    if (fresh) return recordJoiner(format, base, layout, context)(matrices);
+    if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, layout, context));
     return joiners.get(format)!(matrices);
   };
   const again = (format: FormatId, matrices: Matrix[]) => () => render(format, matrices, true);

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { FormatId } from '../formats/registry.ts';
 import { formatsOf, type PlannedResource } from '../resources.ts';
-import { MAX_DIR_ENTRIES } from '../routes/shard.ts';
+import { MAX_DIR_ENTRIES, type Layout } from '../routes/shard.ts';
 import { logoPath, outputPath } from '../routes/urls.ts';
 import { formatContext, renderTask, resolveTask } from './render.ts';
 
@@ -74,8 +74,9 @@ export class OutputPlan {
   private readonly entries = new Map<string, number>([['', 0]]);
   private readonly folders = new Set<string>(['']);
 
-  /** release: what the formats print about the release (needed for resources). */
-  constructor(readonly release?: ReleaseInfo) {}
+  /** release: what the formats print about the release (needed for resources); layout: the site's folder
+   *  layout (routes/shard.ts), where logos lie and what pages link (needed for resources and logos). */
+  constructor(readonly release?: ReleaseInfo, readonly layout?: Layout) {}
 
   /** Plans a file with its content; relative path with "/" separators. Refuses clashes and escapes. */
   add(relPath: string, content: Content | LazyContent): void {
@@ -92,11 +93,12 @@ export class OutputPlan {
 
   /** Plans a matrix's logo, rendered later by a worker. */
   addLogo(matrix: Matrix): void {
-    this.addTask({ kind: 'logo', paths: [logoPath(matrix.matrixId).slice(1)], matrix });
+    if (!this.layout) throw new Error('an OutputPlan needs the site\'s layout to plan logos (new OutputPlan(release, layout))');
+    this.addTask({ kind: 'logo', paths: [logoPath(this.layout, matrix.matrixId).slice(1)], matrix });
   }
 
   private addTask(task: Task): void {
-    if (task.kind === 'resource' && !this.release) throw new Error('an OutputPlan needs the release description to plan resources');
+    if (task.kind === 'resource' && (!this.release || !this.layout)) throw new Error('an OutputPlan needs the release description and the site\'s layout to plan resources (new OutputPlan(release, layout))');
     const index = this.tasks.length;
     task.paths.forEach((p) => this.claim(p));
     this.tasks.push(task);
@@ -107,7 +109,7 @@ export class OutputPlan {
   renderHere(index: number): Content[] {
     const task = this.tasks[index];
     if (!task) throw new Error(`task ${index} was already handed to the writer`);
-    return renderTask(resolveTask(task), formatContext(this.release!));
+    return renderTask(resolveTask(task), formatContext(this.release!, this.layout!));
   }
 
   private claim(relPath: string): void {

@@ -11,8 +11,9 @@ import type { ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
 
 export interface WorkerInit {
-  layout: Layout;
-  release: ReleaseInfo;
+  /** The site's folder layout and release description: what the pages link (absent for a plan of logos and files only). */
+  layout?: Layout;
+  release?: ReleaseInfo;
   root: string;
   /** Compare with the file on disk before writing (false: the folder was empty). */
   compare: boolean;

@@ -7,14 +7,16 @@ import { FORMATS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext, Resource } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
 import { withFormat } from '../resources.ts';
+import type { Layout } from '../routes/shard.ts';
 import { detailDir, logoPath, pageHref } from '../routes/urls.ts';
 import type { Content, Task } from './plan.ts';
 
-export function formatContext(release: ReleaseInfo): FormatContext {
+/** What the formats know of the site: the release, and the site's layout for the links pages make to logos and matrices. */
+export function formatContext(release: ReleaseInfo, layout: Layout): FormatContext {
   return {
     release,
-    logoHref: logoPath,
-    detailHref: (matrixId) => pageHref(detailDir(matrixId)),
+    logoHref: (matrixId) => logoPath(layout, matrixId),
+    detailHref: (matrixId) => pageHref(detailDir(layout, matrixId)),
   };
 }
 

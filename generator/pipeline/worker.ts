@@ -1,10 +1,9 @@
 // A render worker: renders the tasks it is sent and writes their files
 // (write/files.ts), so that rendering and writing both use every core. It
-// rebuilds the format context and the URL layout from the data it is given.
+// rebuilds the format context (release and the site's layout, which the
+// pages' links follow) from the data of its init message.
 import { parentPort } from 'node:worker_threads';
-import type { ReleaseInfo } from '../dataset/types.ts';
 import type { FormatContext } from '../formats/types.ts';
-import { useLayout, type Layout } from '../routes/shard.ts';
 import { writeIfChanged } from '../write/files.ts';
 import { formatContext, renderTask } from './render.ts';
 import { decodeTask } from './wire.ts';
@@ -18,8 +17,7 @@ const ensured = new Set<string>();
 parentPort!.on('message', (message: { init: WorkerInit } | { id: number; tasks: Uint8Array[] }) => {
   if ('init' in message) {
     const init = message.init;
-    useLayout(init.layout as Layout);
-    context = formatContext(init.release as ReleaseInfo);
+    context = init.release && init.layout ? formatContext(init.release, init.layout) : null;
     root = init.root;
     compare = init.compare;
     return;

@@ -13,10 +13,10 @@ import { firstPageCopies } from './endpoints.ts';
 import { formatsOf, withFormat, type PlannedResource } from './resources.ts';
 import { filterValues } from './views.ts';
 import { DOCS_DIR, OPENAPI_JSON, OPENAPI_YAML, basePathOf, outputPath } from '../routes/urls.ts';
-import { FLAT, shardsOf, type Layout } from '../routes/shard.ts';
+import { shardsOf, type Layout } from '../routes/shard.ts';
 
 /** What the host rules depend on: the list's length, the release, the folder layout and the path the site lives under. */
-export function routingInput(release: Release, pageCount: number, layout: Layout = FLAT, base?: string): RoutingInput {
+export function routingInput(release: Release, pageCount: number, layout: Layout, base?: string): RoutingInput {
   const ids = release.matrices.flatMap((m) => [m.matrixId, m.baseId]);
   return { pageCount, year: release.info.year, layout, shards: layout.idFolders ? shardsOf(ids, layout) : [], root: base === undefined ? '' : basePathOf(base) };
 }

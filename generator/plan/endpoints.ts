@@ -7,6 +7,7 @@ import type { FormatId } from '../formats/registry.ts';
 import { PyFloat, type Json, type Link, type Resource } from '../formats/types.ts';
 import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
 import { paginate } from '../routes/paginate.ts';
+import type { Layout } from '../routes/shard.ts';
 import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, listDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
   releaseDir, sitesApiDir, sitesUrl, type FilterKey,
@@ -176,8 +177,8 @@ function siteJson(line: string): { [key: string]: Json } {
   };
 }
 
-/** /api/v1/sites/<matrix_id>/ for every matrix the release has binding sites for. */
-export function planSites(release: Release, base: string): PlannedResource[] {
+/** /api/v1/sites/<matrix_id>/ for every matrix the release has binding sites for; their pages link the matrix's folder in the site's layout. */
+export function planSites(release: Release, base: string, layout: Layout): PlannedResource[] {
   return release.matrices
     .filter((m): m is Matrix & { sites: string } => m.sites !== null)
     .sort((a, b) => (a.matrixId < b.matrixId ? -1 : 1))
@@ -197,7 +198,7 @@ export function planSites(release: Release, base: string): PlannedResource[] {
               dir,
               request: apiPageUrl(dir),
               formats: formatLinks(dir, SITES_FORMATS),
-              breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
+              breadcrumbs: [API_CRUMB, { label: m.matrixId, href: pageHref(detailDir(layout, m.matrixId)) }],
               ...navRoot(base),
             },
           };
@@ -224,6 +225,6 @@ export function firstPageCopies(values: Record<FilterKey, string[]>): [into: str
 }
 
 /** Everything beyond /api/v1/matrix. */
-export function planEndpoints(release: Release, base: string): PlannedResource[] {
-  return [planRoot(release, base), ...indexLists(release, base).flatMap((l) => planIndexList(l, base)), ...planReleases(release, base), ...planSites(release, base)];
+export function planEndpoints(release: Release, base: string, layout: Layout): PlannedResource[] {
+  return [planRoot(release, base), ...indexLists(release, base).flatMap((l) => planIndexList(l, base)), ...planReleases(release, base), ...planSites(release, base, layout)];
 }

@@ -5,6 +5,7 @@ import type { Matrix, Release } from '../dataset/types.ts';
 import { FORMAT_IDS, type FormatId } from '../formats/registry.ts';
 import { PyFloat, type Json, type Link, type Nav, type Resource } from '../formats/types.ts';
 import { paginate, type Page } from '../routes/paginate.ts';
+import type { Layout } from '../routes/shard.ts';
 import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
   versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, type Filters,
@@ -34,27 +35,27 @@ export const formatsOf = (p: PlannedResource): readonly FormatId[] => p.formats 
 
 export { listOrder };
 
-/** A list item; it reads only these fields (the edge handler passes its index rows). */
-export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'baseId' | 'version'>, base: string): Json {
+/** A list item; it reads only these fields (the edge handler passes its index rows). Its logo URL names the file in the site's layout. */
+export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'baseId' | 'version'>, base: string, layout: Layout): Json {
   return {
     matrix_id: m.matrixId,
     name: m.name,
     collection: m.collection,
     base_id: m.baseId,
     version: String(m.version),
-    sequence_logo: logoUrl(base, m.matrixId),
+    sequence_logo: logoUrl(base, layout, m.matrixId),
     url: detailUrl(base, m.matrixId),
   };
 }
 
-export function detailBody(m: Matrix, base: string): Json {
+export function detailBody(m: Matrix, base: string, layout: Layout): Json {
   const body: { [key: string]: Json } = {
     matrix_id: m.matrixId,
     name: m.name,
     base_id: m.baseId,
     version: m.version,
     collection: m.collection,
-    sequence_logo: logoUrl(base, m.matrixId),
+    sequence_logo: logoUrl(base, layout, m.matrixId),
     versions_url: versionsUrl(base, m.baseId),
     sites_url: m.sites !== null ? sitesUrl(base, m.matrixId) : null,
     pfm: { A: floats(m.pfm.A), C: floats(m.pfm.C), G: floats(m.pfm.G), T: floats(m.pfm.T) },
@@ -106,10 +107,10 @@ export function describeFilters(filters: Filters): string {
   return FILTER_KEYS.filter((k) => filters[k] !== undefined).map((k) => `${k}=${filters[k]}`).join(', ');
 }
 
-export function planResources(release: Release, base: string): PlannedResource[] {
+export function planResources(release: Release, base: string, layout: Layout): PlannedResource[] {
   const planned: PlannedResource[] = [];
   for (const view of listViews(release)) {
-    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base));
+    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout));
   }
   const byBase = new Map<string, Matrix[]>();
   for (const m of release.matrices) {
@@ -117,7 +118,7 @@ export function planResources(release: Release, base: string): PlannedResource[]
     list.push(m);
     byBase.set(m.baseId, list);
   }
-  for (const [baseId, matrices] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) planned.push(...planBaseId(baseId, matrices, base));
+  for (const [baseId, matrices] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) planned.push(...planBaseId(baseId, matrices, base, layout));
   return planned;
 }
 
@@ -127,40 +128,40 @@ export function planResources(release: Release, base: string): PlannedResource[]
  * edge handler renders a compact build's missing files with this too
  * (edge/render-missing.ts).
  */
-export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: string): PlannedResource[] {
+export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: string, layout: Layout): PlannedResource[] {
   const planned: PlannedResource[] = [];
   const versions = [...unsorted].sort((a, b) => a.version - b.version);
-  const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(v.matrixId)) }));
-  const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(baseId)) };
+  const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(layout, v.matrixId)) }));
+  const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(layout, baseId)) };
   // Resources are built when asked for (once per build, when rendered), not held.
   for (const m of versions) {
     planned.push({
-      dir: detailDir(m.matrixId),
+      dir: detailDir(layout, m.matrixId),
       get resource() {
-        return detailResource(m, base, versionLinks, versionsCrumb);
+        return detailResource(m, base, layout, versionLinks, versionsCrumb);
       },
     });
   }
   // A base id without a version answers with its latest version.
   const latest = versions[versions.length - 1];
   planned.push({
-    dir: detailDir(baseId),
+    dir: detailDir(layout, baseId),
     get resource() {
-      return detailResource(latest, base, versionLinks, versionsCrumb, { request: `${LIST}/${baseId}/`, dir: detailDir(baseId) });
+      return detailResource(latest, base, layout, versionLinks, versionsCrumb, { request: `${LIST}/${baseId}/`, dir: detailDir(layout, baseId) });
     },
   });
   planned.push({
-    dir: versionsDir(baseId),
+    dir: versionsDir(layout, baseId),
     get resource(): Resource {
       return {
         kind: 'versions',
-        body: { count: versions.length, results: versions.map((v) => listItem(v, base)) },
+        body: { count: versions.length, results: versions.map((v) => listItem(v, base, layout)) },
         matrices: versions,
         nav: {
           title: `${baseId} versions`,
-          dir: versionsDir(baseId),
+          dir: versionsDir(layout, baseId),
           request: apiPageUrl(`${LIST}/${baseId}/versions/`),
-          formats: formatLinks(versionsDir(baseId)),
+          formats: formatLinks(versionsDir(layout, baseId)),
           breadcrumbs: [LIST_CRUMB, versionsCrumb],
           ...navRoot(base),
         },
@@ -171,21 +172,21 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
 }
 
 /** `at`: where a base id answers with its latest version (its public URL and its own folder). */
-function detailResource(m: Matrix, base: string, versions: Link[], versionsCrumb: Link, at = { request: `${LIST}/${m.matrixId}/`, dir: detailDir(m.matrixId) }): Resource {
+function detailResource(m: Matrix, base: string, layout: Layout, versions: Link[], versionsCrumb: Link, at = { request: `${LIST}/${m.matrixId}/`, dir: detailDir(layout, m.matrixId) }): Resource {
   const request = at.request;
   return {
     kind: 'detail',
-    body: detailBody(m, base),
+    body: detailBody(m, base, layout),
     matrices: [m],
     nav: {
       title: `${m.matrixId} ${m.name}`,
       // The folder its files lie in (a base id's own, in its shard when sharded).
       dir: at.dir,
       request: apiPageUrl(request),
-      formats: formatLinks(detailDir(m.matrixId)),
-      logo: logoPath(m.matrixId),
+      formats: formatLinks(detailDir(layout, m.matrixId)),
+      logo: logoPath(layout, m.matrixId),
       versions,
-      breadcrumbs: [LIST_CRUMB, versionsCrumb, { label: m.matrixId, href: pageHref(detailDir(m.matrixId)) }],
+      breadcrumbs: [LIST_CRUMB, versionsCrumb, { label: m.matrixId, href: pageHref(detailDir(layout, m.matrixId)) }],
       ...navRoot(base),
     },
   };
@@ -224,7 +225,7 @@ export function listPageNav(filters: Filters, pageSize: number, page: Page<unkno
 }
 
 /** The pages of one list view (filters + page size); `matrices`: the view's, in list order (views.ts viewMatrices). */
-export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string): PlannedResource[] {
+export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string, layout: Layout): PlannedResource[] {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
   const formats = listViewFormats(pageSize, filters);
   const dir = (n: number) => listDir(n, pageSize, filters);
@@ -237,7 +238,7 @@ export function planListPages(matrices: Matrix[], pageSize: number, filters: Fil
       return {
         kind: 'list',
         // next/previous depend on the requested format: withFormat() fills them in.
-        body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base)) },
+        body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout)) },
         matrices: page.items,
         nav: listPageNav(filters, pageSize, page, base),
       };

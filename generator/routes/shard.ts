@@ -14,11 +14,12 @@
 // shard by prefix (/api/v1/matrix/MA* → /api/v1/matrix/MA/MA:splat), one
 // set of rules a shard (hosting/rules.ts).
 //
-// The layout is data: every URL function that depends on it takes it as a
-// parameter (urls.ts *In functions, hosting/rules.ts RoutingInput). The
-// thread default below remains for the render workers, which set it from
-// their init message (pipeline/worker.ts) before rendering pages whose
-// links name id folders.
+// The layout is a value, chosen once per release (build.ts) and passed to
+// whoever needs it: every function below and every path function of urls.ts
+// that depends on it takes it as a parameter, so that one process can use two
+// layouts side by side (a build and the edge handler of another site, tests).
+// It travels as data where a function cannot: in the render workers' init
+// message (pipeline/pool.ts) and in the edge index (edge/indexes.ts).
 
 /** Netlify refuses deploys with more entries than this in one folder. */
 export const MAX_DIR_ENTRIES = 54_000;
@@ -35,7 +36,6 @@ export interface Layout {
 }
 
 export const FLAT: Layout = Object.freeze({ idFolders: false, logos: false, shard: 0 });
-let layout: Layout = FLAT;
 
 /** The ids a layout is chosen for. */
 export interface LayoutIds {
@@ -68,23 +68,14 @@ export function chooseLayout(ids: LayoutIds, limit = MAX_DIR_ENTRIES): Layout {
   return { idFolders, logos, shard };
 }
 
-/** Sets the layout the thread-default URL functions use from now on (in this thread). */
-export function useLayout(next: Layout): void {
-  layout = { idFolders: next.idFolders, logos: next.logos, shard: next.shard ?? (next.idFolders || next.logos ? 4 : 0) };
-}
-
-export const currentLayout = (): Layout => ({ ...layout });
-
 /** "MA" for MA0004.1 and MA0004 (a layout cutting after two characters). */
-export const shardOf = (id: string, within: Layout = layout): string => id.slice(0, within.shard);
+export const shardOf = (id: string, within: Layout): string => id.slice(0, within.shard);
 
 /** The distinct shard folders of these ids, sorted. */
 export const shardsOf = (ids: Iterable<string>, within: Layout): string[] => [...new Set([...ids].map((id) => shardOf(id, within)))].sort();
 
 /** Path segment(s) of a matrix or base id under /api/v1/matrix/. */
-export const idSegmentIn = (within: Layout, id: string): string => (within.idFolders ? `${shardOf(id, within)}/${id}` : id);
-export const idSegment = (id: string): string => idSegmentIn(layout, id);
+export const idSegment = (within: Layout, id: string): string => (within.idFolders ? `${shardOf(id, within)}/${id}` : id);
 
 /** File name (with its shard folder when sharded) of a matrix's logo. */
-export const logoNameIn = (within: Layout, matrixId: string): string => (within.logos ? `${shardOf(matrixId, within)}/${matrixId}.svg` : `${matrixId}.svg`);
-export const logoName = (matrixId: string): string => logoNameIn(layout, matrixId);
+export const logoName = (within: Layout, matrixId: string): string => (within.logos ? `${shardOf(matrixId, within)}/${matrixId}.svg` : `${matrixId}.svg`);

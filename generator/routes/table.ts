@@ -11,7 +11,7 @@
 // of the id that follows it ("MA/" when sharded by two characters, "" when
 // flat; see shard.ts). The output folder of a format is dir + files[format].
 import { FORMAT_IDS, FORMATS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { FLAT, type Layout } from './shard.ts';
+import type { Layout } from './shard.ts';
 import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, FILTER_KEYS, LIST, LOGOS, OPENAPI_JSON, OPENAPI_YAML, PAGE_SIZES, SITES_FILES, errorPaths, fileName, type FilterKey } from './urls.ts';
 
 /** Formats of resources that are not matrices: the real service's text formats print matrices only. */
@@ -120,8 +120,9 @@ const VALUE = '[A-Za-z0-9_-]+';
 const LIST_QUERY = ['format', 'page', 'page_size', 'release', ...FILTER_KEYS] as const;
 const INDEX_QUERY = ['format', 'page', 'page_size', 'release'] as const;
 
-/** The route table of a site: its layout and the path it lives under. */
-export function routeTable(layout: Layout = FLAT, root = ''): RouteTable {
+/** The route table of a site: its layout (a parameter, never a default: the
+ *  output folders follow it) and the path it lives under. */
+export function routeTable(layout: Layout, root = ''): RouteTable {
   const shard = layout.idFolders ? '{shard}' : '';
   const logoShard = layout.logos ? '{shard}' : '';
   const r = (kind: RouteKind, path: string, dir: string, params: Route['params'], query: readonly string[], formats: readonly FormatId[], paginated = false): Route =>
@@ -170,7 +171,9 @@ export function routeTable(layout: Layout = FLAT, root = ''): RouteTable {
   };
 }
 
-/** A route pattern filled in: {name} from `values`, {shard} from the id that follows it in this layout. */
-export function fill(pattern: string, values: Record<string, string>, layout: Layout = FLAT): string {
-  return pattern.replace(/\{shard\}\{(\w+)\}/g, (_, name: string) => `${values[name].slice(0, layout.shard)}/{${name}}`).replace(/\{(\w+)\}/g, (m, name: string) => values[name] ?? m);
+/** A route pattern filled in: {name} from `values`, {shard} from the id that follows it in the site's
+ *  layout. Public paths have no {shard}; an output folder pattern with one needs the layout. */
+export function fill(pattern: string, values: Record<string, string>, layout?: Layout): string {
+  if (!layout && pattern.includes('{shard}')) throw new Error(`fill: "${pattern}" is an output folder in shard folders; pass the site's layout`);
+  return pattern.replace(/\{shard\}\{(\w+)\}/g, (_, name: string) => `${values[name].slice(0, layout!.shard)}/{${name}}`).replace(/\{(\w+)\}/g, (m, name: string) => values[name] ?? m);
 }

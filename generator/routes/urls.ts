@@ -5,7 +5,7 @@
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import { API, LIST } from './paths.ts';
-import { idSegment, idSegmentIn, logoName, logoNameIn, type Layout } from './shard.ts';
+import { idSegment, logoName, type Layout } from './shard.ts';
 
 export * from './paths.ts';
 
@@ -34,12 +34,10 @@ export function listViewDir(pageSize: number | string = DEFAULT_PAGE_SIZE, filte
   return pageSize === DEFAULT_PAGE_SIZE ? dir : `${dir}page_size/${pageSize}/`;
 }
 export const listDir = (page: number | string, pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}) => `${listViewDir(pageSize, filters)}page/${page}/`;
-/** Id folders move into shard folders only when a release is too large for one folder (shard.ts). */
-export const detailDir = (matrixId: string) => `${LIST}/${idSegment(matrixId)}/`;
-export const versionsDir = (baseId: string) => `${LIST}/${idSegment(baseId)}/versions/`;
-/** The same folders in a given layout (no thread default): for rules and checks that know the release's layout. */
-export const detailDirIn = (layout: Layout, matrixId: string) => `${LIST}/${idSegmentIn(layout, matrixId)}/`;
-export const versionsDirIn = (layout: Layout, baseId: string) => `${LIST}/${idSegmentIn(layout, baseId)}/versions/`;
+/** Folders of a matrix or base id and of a base id's versions, in the site's layout: id folders move into
+ *  shard folders only when a release is too large for one folder (shard.ts). */
+export const detailDir = (layout: Layout, matrixId: string) => `${LIST}/${idSegment(layout, matrixId)}/`;
+export const versionsDir = (layout: Layout, baseId: string) => `${LIST}/${idSegment(layout, baseId)}/versions/`;
 
 /** Path URL of a resource folder + format: "/api/v1/matrix/page/3/index.json".
  *  The api format is addressed by its folder, which static servers map to index.html. */
@@ -92,9 +90,9 @@ export const versionsUrl = (base: string, baseId: string) => `${base}${LIST}/${b
 export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/${queryString({ format })}`;
 
 export const LOGOS = '/static/logos/svg/';
-export const logoPath = (matrixId: string) => `${LOGOS}${logoName(matrixId)}`;
-export const logoPathIn = (layout: Layout, matrixId: string) => `${LOGOS}${logoNameIn(layout, matrixId)}`;
-export const logoUrl = (base: string, matrixId: string) => `${base}${logoPath(matrixId)}`;
+/** A matrix's logo file, in the site's layout (in a shard folder past the folder limit); bodies link the file itself. */
+export const logoPath = (layout: Layout, matrixId: string) => `${LOGOS}${logoName(layout, matrixId)}`;
+export const logoUrl = (base: string, layout: Layout, matrixId: string) => `${base}${logoPath(layout, matrixId)}`;
 export const SITES_FILES = '/download/bed_files/';
 export const sitesPath = (matrixId: string) => `${SITES_FILES}${matrixId}.bed`;
 export const sitesUrl = (base: string, matrixId: string) => `${base}${sitesPath(matrixId)}`;

@@ -19,7 +19,6 @@ import { RenderPool, defaultWorkers } from '../pipeline/pool.ts';
 import { progress as showProgress } from '../pipeline/progress.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from '../pipeline/render.ts';
 import { encodeTask } from '../pipeline/wire.ts';
-import { currentLayout } from '../routes/shard.ts';
 import { remove, removeEmptyFolders, walk, writeIfChanged } from './files.ts';
 import { emptyState, markInProgress, readState, saveState, type BuildState, type FileRecord } from './state.ts';
 
@@ -156,9 +155,9 @@ export class SiteWriter {
 
     const workers = this.options.workers ?? (plan.tasks.length >= WORKER_THRESHOLD ? defaultWorkers() : 0);
     const pool = this.options.pool ?? (workers > 0 ? new RenderPool(workers) : null);
-    const context = plan.release ? formatContext(plan.release) : null;
+    const context = plan.release && plan.layout ? formatContext(plan.release, plan.layout) : null;
     try {
-      if (pool) pool.init({ layout: currentLayout(), release: plan.release!, root, compare });
+      if (pool) pool.init({ layout: plan.layout, release: plan.release, root, compare });
       const inFlight = new Set<Promise<void>>();
       let batch: Buffer[] = [];
       let batchPaths: string[] = [];
@@ -289,7 +288,7 @@ export class SiteWriter {
 }
 
 function renderHere(task: WireTask, context: ReturnType<typeof formatContext> | null, write: (rel: string, content: Content) => void): void {
-  if (task.kind === 'resource' && !context) throw new Error('an OutputPlan needs the release description to render resources');
+  if (task.kind === 'resource' && !context) throw new Error('an OutputPlan needs the release description and the site\'s layout to render resources');
   const contents = renderTask(task, context!);
   task.paths.forEach((rel, i) => write(rel, contents[i]));
 }

@@ -1,10 +1,8 @@
 // Folders are sharded only when a release would put more entries in one
 // folder than Netlify accepts; the real release keeps its flat layout.
-import { afterEach, describe, expect, it } from 'vitest';
-import { FLAT, MAX_DIR_ENTRIES, SHARD_HEADROOM, chooseLayout, useLayout } from '../../generator/routes/shard.ts';
+import { describe, expect, it } from 'vitest';
+import { MAX_DIR_ENTRIES, SHARD_HEADROOM, chooseLayout, type Layout } from '../../generator/routes/shard.ts';
 import { detailDir, logoPath, versionsDir } from '../../generator/routes/urls.ts';
-
-afterEach(() => useLayout(FLAT));
 
 describe('sharding', () => {
   /** n ids over `prefixes` (two letters each), numbered within each, versions .1. */
@@ -24,17 +22,17 @@ describe('sharding', () => {
   });
 
   it('keeps the real layout flat', () => {
-    useLayout(chooseLayout(ids(5278, ['MA', 'UN'])));
-    expect(detailDir('MA0004.1')).toBe('/api/v1/matrix/MA0004.1/');
-    expect(versionsDir('MA0004')).toBe('/api/v1/matrix/MA0004/versions/');
-    expect(logoPath('MA0004.1')).toBe('/static/logos/svg/MA0004.1.svg');
+    const layout = chooseLayout(ids(5278, ['MA', 'UN']));
+    expect(detailDir(layout, 'MA0004.1')).toBe('/api/v1/matrix/MA0004.1/');
+    expect(versionsDir(layout, 'MA0004')).toBe('/api/v1/matrix/MA0004/versions/');
+    expect(logoPath(layout, 'MA0004.1')).toBe('/static/logos/svg/MA0004.1.svg');
   });
 
   it('puts a matrix and its base id in one shard folder of the first characters', () => {
-    useLayout({ idFolders: true, logos: true, shard: 4 });
-    expect(detailDir('MA0004.1')).toBe('/api/v1/matrix/MA00/MA0004.1/');
-    expect(detailDir('MA0004')).toBe('/api/v1/matrix/MA00/MA0004/');
-    expect(versionsDir('MA0004')).toBe('/api/v1/matrix/MA00/MA0004/versions/');
-    expect(logoPath('ZB1234.2')).toBe('/static/logos/svg/ZB12/ZB1234.2.svg');
+    const layout: Layout = { idFolders: true, logos: true, shard: 4 };
+    expect(detailDir(layout, 'MA0004.1')).toBe('/api/v1/matrix/MA00/MA0004.1/');
+    expect(detailDir(layout, 'MA0004')).toBe('/api/v1/matrix/MA00/MA0004/');
+    expect(versionsDir(layout, 'MA0004')).toBe('/api/v1/matrix/MA00/MA0004/versions/');
+    expect(logoPath(layout, 'ZB1234.2')).toBe('/static/logos/svg/ZB12/ZB1234.2.svg');
   });
 });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { aboveMaxRegex, serverRouting, type Template } from '../../generator/hosting/routing.ts';
 import { serverConfigs } from '../../generator/hosting/servers.ts';
-import { FLAT, useLayout, type Layout } from '../../generator/routes/shard.ts';
+import { FLAT, type Layout } from '../../generator/routes/shard.ts';
 import { detailDir, listDir, versionsDir } from '../../generator/routes/urls.ts';
 import { apacheMainConf, findBinary, installHint, nginxMainConf, type ServerName } from '../../scripts/serve.ts';
 
@@ -18,14 +18,11 @@ const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
 const fill = (t: Template, slots: Record<string, string>) => t.map((p) => (typeof p === 'string' ? p : slots[p.slot])).join('');
 
 describe('routing data', () => {
-  afterAll(() => useLayout(FLAT));
-
   it.each([['flat', FLAT], ['sharded', SHARDED]] as const)('derives the id folders from routes/ (%s)', (_name, layout) => {
-    useLayout(layout);
     const r = serverRouting({ prefix: '', layout, pageCount: 3, year: 2024 });
     const slots = { id: 'MA0004.1', shard: 'MA0004.1'.slice(0, layout.shard) };
-    expect(fill(r.keyed.find((k) => k.name === 'matrix')!.dir, slots)).toBe(detailDir('MA0004.1'));
-    expect(fill(r.keyed.find((k) => k.name === 'versions')!.dir, { id: 'MA0004', shard: 'MA0004'.slice(0, layout.shard) })).toBe(versionsDir('MA0004'));
+    expect(fill(r.keyed.find((k) => k.name === 'matrix')!.dir, slots)).toBe(detailDir(layout, 'MA0004.1'));
+    expect(fill(r.keyed.find((k) => k.name === 'versions')!.dir, { id: 'MA0004', shard: 'MA0004'.slice(0, layout.shard) })).toBe(versionsDir(layout, 'MA0004'));
   });
 
   it('composes a list folder from the segments routes/ writes', () => {
@@ -72,16 +69,11 @@ describe.each([
   ['sharded, prefix /jaspar', SHARDED, '/jaspar'],
 ] as const)('printed configs (%s)', (_name, layout, prefix) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-configs-'));
-  afterAll(() => {
-    useLayout(FLAT);
-    rmSync(dir, { recursive: true, force: true });
-  });
-  useLayout(layout);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   for (const [file, content] of serverConfigs({ prefix, layout, pageCount: 528, year: 2024 })) {
     mkdirSync(path.dirname(path.join(dir, 'site', file)), { recursive: true });
     writeFileSync(path.join(dir, 'site', file), content);
   }
-  useLayout(FLAT);
 
   it.each(['nginx', 'caddy', 'apache'] as const)('%s accepts its config', (server) => {
     if (!findBinary(server)) throw new Error(`${server} is not installed: ${installHint(server)}`);

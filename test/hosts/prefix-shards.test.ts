@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorFiles } from '../../generator/hosting/rules.ts';
 import { serverConfigs } from '../../generator/hosting/servers.ts';
-import { FLAT, useLayout, type Layout } from '../../generator/routes/shard.ts';
+import type { Layout } from '../../generator/routes/shard.ts';
 import { detailDir, errorPaths, listDir, outputPath, versionsDir } from '../../generator/routes/urls.ts';
 import { startSiteServer, type RunningServer } from '../support/servers.ts';
 
@@ -18,29 +18,24 @@ const PREFIX = '/jaspar';
 
 function writeSite(dir: string): Map<string, string> {
   const files = new Map<string, string>();
-  useLayout(SHARDED);
-  try {
-    for (const format of ['json', 'jaspar', 'api'] as const) {
-      files.set(outputPath(detailDir('MA0004.1'), format), '');
-      files.set(outputPath(versionsDir('MA0004'), format), '');
-      for (const page of [1, 2]) files.set(outputPath(listDir(page), format), '');
-    }
-    for (const [file] of serverConfigs({ prefix: PREFIX, layout: SHARDED, pageCount: 2, year: 2024 })) files.set(file, '');
-    const contents = new Map(serverConfigs({ prefix: PREFIX, layout: SHARDED, pageCount: 2, year: 2024 }));
-    for (const [file, body] of errorFiles({ year: 2024 })) contents.set(file.slice(1), body);
-    contents.set(errorPaths.notFound.slice(1), '{"detail":"Not found."}');
-    contents.set(errorPaths.invalidPage.slice(1), '{"detail":"Invalid page."}');
-    contents.set('404.html', '{"detail":"Not found."}');
-    contents.set('index.html', 'home\n');
-    for (const file of files.keys()) if (!contents.has(file)) contents.set(file, `file ${file}\n`);
-    for (const [file, body] of contents) {
-      mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
-      writeFileSync(path.join(dir, file), body);
-    }
-    return contents;
-  } finally {
-    useLayout(FLAT);
+  for (const format of ['json', 'jaspar', 'api'] as const) {
+    files.set(outputPath(detailDir(SHARDED, 'MA0004.1'), format), '');
+    files.set(outputPath(versionsDir(SHARDED, 'MA0004'), format), '');
+    for (const page of [1, 2]) files.set(outputPath(listDir(page), format), '');
   }
+  for (const [file] of serverConfigs({ prefix: PREFIX, layout: SHARDED, pageCount: 2, year: 2024 })) files.set(file, '');
+  const contents = new Map(serverConfigs({ prefix: PREFIX, layout: SHARDED, pageCount: 2, year: 2024 }));
+  for (const [file, body] of errorFiles({ year: 2024 })) contents.set(file.slice(1), body);
+  contents.set(errorPaths.notFound.slice(1), '{"detail":"Not found."}');
+  contents.set(errorPaths.invalidPage.slice(1), '{"detail":"Invalid page."}');
+  contents.set('404.html', '{"detail":"Not found."}');
+  contents.set('index.html', 'home\n');
+  for (const file of files.keys()) if (!contents.has(file)) contents.set(file, `file ${file}\n`);
+  for (const [file, body] of contents) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), body);
+  }
+  return contents;
 }
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-prefix-shards-'));
@@ -62,12 +57,10 @@ describe.each(['nginx', 'caddy', 'apache'] as const)('%s, prefix /jaspar, sharde
   const get = (p: string, headers: Record<string, string> = {}) => fetch(`${running!.origin}${p}`, { redirect: 'manual', headers });
   const body = (file: string) => contents.get(file);
 
-  useLayout(SHARDED);
-  const detailJaspar = outputPath(detailDir('MA0004.1'), 'jaspar');
-  const detailJson = outputPath(detailDir('MA0004.1'), 'json');
-  const versionsJson = outputPath(versionsDir('MA0004'), 'json');
+  const detailJaspar = outputPath(detailDir(SHARDED, 'MA0004.1'), 'jaspar');
+  const detailJson = outputPath(detailDir(SHARDED, 'MA0004.1'), 'json');
+  const versionsJson = outputPath(versionsDir(SHARDED, 'MA0004'), 'json');
   const page2 = outputPath(listDir(2), 'json');
-  useLayout(FLAT);
 
   it.each([
     [`${PREFIX}/api/v1/matrix/MA0004.1/?format=jaspar`, detailJaspar],

@@ -7,16 +7,17 @@ import { FORMATS } from '../../generator/formats/registry.ts';
 import { MEME_HEADER } from '../../generator/formats/meme.ts';
 import { type BulkFile, bulkFiles, bundleSets } from '../../generator/mirror/bulk.ts';
 import { allMatricesPath, rel } from '../../generator/mirror/layout.ts';
+import { FLAT } from '../../generator/routes/shard.ts';
 import { logoPath } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL, JASPAR_2018, dataDir } from '../support/paths.ts';
 import { releaseInfo, sharedRelease, transfacAsIn2024 } from '../support/release.ts';
 
 const sources = path.join(dataDir(), 'sources');
-const context = { release: releaseInfo(), logoHref: logoPath, detailHref: (id: string) => id };
+const context = { release: releaseInfo(), logoHref: (id: string) => logoPath(FLAT, id), detailHref: (id: string) => id };
 let cached: Map<string, BulkFile> | undefined;
 /** Our bulk files of the shared release, by file name. */
 function ours(): Map<string, BulkFile> {
-  cached ??= new Map([...bulkFiles(sharedRelease(), SITE_BASE_URL, context)].map((f) => [path.posix.basename(f.path), f]));
+  cached ??= new Map([...bulkFiles(sharedRelease(), SITE_BASE_URL, FLAT, context)].map((f) => [path.posix.basename(f.path), f]));
   return cached;
 }
 

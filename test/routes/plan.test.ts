@@ -5,13 +5,13 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadRelease, readReleaseInfo } from '../../generator/dataset/load.ts';
 import { FORMATS } from '../../generator/formats/registry.ts';
 import { planEndpoints } from '../../generator/plan/endpoints.ts';
 import { formatContext } from '../../generator/pipeline/render.ts';
 import { formatsOf, planResources, withFormat } from '../../generator/plan/resources.ts';
-import { FLAT, useLayout, type Layout } from '../../generator/routes/shard.ts';
+import { FLAT, type Layout } from '../../generator/routes/shard.ts';
 import { logoPath, outputPath, sitesPath } from '../../generator/routes/urls.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
@@ -20,7 +20,6 @@ const data = makeRelease(['MA0004.1', 'MA0014.2', 'MA0014.3', 'MA0600.1', 'MA060
 const releaseFile = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
 const release = loadRelease(data, readReleaseInfo(readFileSync(releaseFile, 'utf8'), (t) => yaml.load(t), releaseFile));
 afterAll(() => rmSync(data, { recursive: true, force: true }));
-afterEach(() => useLayout(FLAT));
 
 describe.each([
   ['flat', FLAT, 'http://jaspar.test'],
@@ -28,10 +27,7 @@ describe.each([
   ['flat under a path', FLAT, 'http://jaspar.test/jaspar'],
 ])('plan (%s)', (_label, layout, base) => {
   const root = new URL(base).pathname.replace(/\/$/, '');
-  const plan = () => {
-    useLayout(layout);
-    return [...planResources(release, base), ...planEndpoints(release, base)];
-  };
+  const plan = () => [...planResources(release, base, layout), ...planEndpoints(release, base, layout)];
 
   it('plans each folder once, ids in their shard folders', () => {
     const dirs = plan().map((p) => p.dir);
@@ -45,11 +41,11 @@ describe.each([
     const files = new Set<string>();
     for (const p of planned) for (const f of formatsOf(p)) files.add(`/${outputPath(p.dir, f)}`);
     for (const m of release.matrices) {
-      files.add(logoPath(m.matrixId));
+      files.add(logoPath(layout, m.matrixId));
       if (m.sites !== null) files.add(sitesPath(m.matrixId));
     }
     const outside: string[] = [];
-    const context = formatContext(release.info); // as the render workers build it
+    const context = formatContext(release.info, layout); // as the render workers build it
     for (const p of planned.filter((x) => formatsOf(x).includes('api'))) {
       const html = FORMATS.api.render(withFormat(p, 'api'), context);
       for (const [, href] of html.matchAll(/ (?:href|src)="(\/[^"]*)"/g)) {
@@ -61,5 +57,49 @@ describe.each([
       }
     }
     expect(outside.slice(0, 10)).toEqual([]);
+  });
+});
+
+// Resources are built lazily, when rendered: with the layout as module state
+// a plan made for one layout rendered after another layout was set would
+// link the other's folders. As a parameter, two sites' plans live side by side.
+describe('two layouts in one process', () => {
+  const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
+  const base = 'http://jaspar.test';
+  const sites = [FLAT, SHARDED, FLAT].map((layout) => ({ layout, planned: planResources(release, base, layout), context: formatContext(release.info, layout) }));
+  const render = (site: (typeof sites)[number], dir: string, format: 'api' | 'json') => {
+    const p = site.planned.find((x) => x.dir === dir);
+    if (!p) throw new Error(`no resource planned in ${dir}`);
+    return FORMATS[format].render(withFormat(p, format), site.context) as string;
+  };
+
+  it('plans, renders and links each site in its own layout, interleaved', () => {
+    const [flat, sharded, flatAgain] = sites;
+    // Rendered in turns, after both plans exist.
+    const pages = [
+      render(sharded, '/api/v1/matrix/MA/MA0004.1/', 'api'),
+      render(flat, '/api/v1/matrix/MA0004.1/', 'api'),
+      render(sharded, '/api/v1/matrix/page/1/', 'json'),
+      render(flatAgain, '/api/v1/matrix/page/1/', 'json'),
+    ];
+    expect(pages[0]).toContain('src="/static/logos/svg/MA/MA0004.1.svg"');
+    expect(pages[0]).toContain('href="/api/v1/matrix/MA/MA0004/versions/?format=api"');
+    expect(pages[1]).toContain('src="/static/logos/svg/MA0004.1.svg"');
+    expect(pages[1]).toContain('href="/api/v1/matrix/MA0004/versions/?format=api"');
+    expect(pages[1]).not.toContain('/MA/MA0004');
+    const logos = (json: string) => (JSON.parse(json) as { results: { sequence_logo: string }[] }).results.map((r) => r.sequence_logo);
+    expect(logos(pages[2])).toHaveLength(10);
+    expect(logos(pages[2]).every((url) => /\/static\/logos\/svg\/(MA|UN)\/(MA|UN)[0-9]{4}\.[0-9]+\.svg$/.test(url))).toBe(true);
+    expect(logos(pages[3]).every((url) => /\/static\/logos\/svg\/(MA|UN)[0-9]{4}\.[0-9]+\.svg$/.test(url))).toBe(true);
+    expect(logos(pages[3])).toEqual(logos(render(flat, '/api/v1/matrix/page/1/', 'json')));
+    // The list page for people draws each matrix's logo and links its page through the format context.
+    const srcs = (html: string) => [...html.matchAll(/<img src="([^"]*)"/g)].map((m) => m[1]);
+    const shardedList = render(sharded, '/api/v1/matrix/page/1/', 'api');
+    const flatList = render(flat, '/api/v1/matrix/page/1/', 'api');
+    expect(srcs(shardedList)).toHaveLength(10);
+    expect(srcs(shardedList).every((src) => /^\/static\/logos\/svg\/([A-Z]{2})\/\1[0-9]{4}\.[0-9]+\.svg$/.test(src))).toBe(true);
+    expect(srcs(flatList).every((src) => /^\/static\/logos\/svg\/[A-Z]{2}[0-9]{4}\.[0-9]+\.svg$/.test(src))).toBe(true);
+    expect(shardedList).toContain('href="/api/v1/matrix/MA/MA0004.1/?format=api"');
+    expect(flatList).toContain('href="/api/v1/matrix/MA0004.1/?format=api"');
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FORMAT_IDS } from '../../generator/formats/registry.ts';
+import { FLAT, type Layout } from '../../generator/routes/shard.ts';
 import {
-  detailDir, detailUrl, fileName, listDir, listQueryUrl, pageHref, logoUrl, normaliseBaseUrl, outputPath, pathUrl, sitesUrl, versionsDir, versionsUrl,
+  detailDir, detailUrl, fileName, listDir, listQueryUrl, pageHref, logoPath, logoUrl, normaliseBaseUrl, outputPath, pathUrl, sitesUrl, versionsDir, versionsUrl,
 } from '../../generator/routes/urls.ts';
 
 const BASE = 'https://mirror.example.org';
@@ -12,7 +13,8 @@ describe('query URLs carried in bodies', () => {
     [listQueryUrl(BASE, 'jaspar', 528), 'https://mirror.example.org/api/v1/matrix?format=jaspar&page=528'],
     [detailUrl(BASE, 'MA0004.1'), 'https://mirror.example.org/api/v1/matrix/MA0004.1/'],
     [versionsUrl(BASE, 'MA0004'), 'https://mirror.example.org/api/v1/matrix/MA0004/versions'],
-    [logoUrl(BASE, 'MA0004.1'), 'https://mirror.example.org/static/logos/svg/MA0004.1.svg'],
+    [logoUrl(BASE, FLAT, 'MA0004.1'), 'https://mirror.example.org/static/logos/svg/MA0004.1.svg'],
+    [logoUrl(BASE, { idFolders: true, logos: true, shard: 2 }, 'MA0004.1'), 'https://mirror.example.org/static/logos/svg/MA/MA0004.1.svg'],
     [sitesUrl(BASE, 'MA0014.2'), 'https://mirror.example.org/download/bed_files/MA0014.2.bed'],
   ])('%s', (actual, expected) => {
     expect(actual).toBe(expected);
@@ -37,8 +39,31 @@ describe('path URLs and output files', () => {
 
   it('gives every format its own file name, and detail and versions folders', () => {
     expect(new Set(FORMAT_IDS.map(fileName)).size).toBe(FORMAT_IDS.length);
-    expect(outputPath(detailDir('MA0004.1'), 'json')).toBe('api/v1/matrix/MA0004.1/index.json');
-    expect(outputPath(versionsDir('MA0004'), 'yaml')).toBe('api/v1/matrix/MA0004/versions/index.yaml');
+    expect(outputPath(detailDir(FLAT, 'MA0004.1'), 'json')).toBe('api/v1/matrix/MA0004.1/index.json');
+    expect(outputPath(versionsDir(FLAT, 'MA0004'), 'yaml')).toBe('api/v1/matrix/MA0004/versions/index.yaml');
+  });
+});
+
+// The layout is a parameter, not a setting of the module: two sites (a flat
+// one and a sharded one) can be planned, served or checked in one process
+// with calls interleaved, each getting its own paths.
+describe('two layouts side by side', () => {
+  const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
+  const IDS_ONLY: Layout = { idFolders: true, logos: false, shard: 4 };
+  it.each([
+    ['MA0004.1', '/api/v1/matrix/MA0004.1/', '/api/v1/matrix/MA/MA0004.1/', '/api/v1/matrix/MA00/MA0004.1/'],
+    ['MA0004', '/api/v1/matrix/MA0004/', '/api/v1/matrix/MA/MA0004/', '/api/v1/matrix/MA00/MA0004/'],
+    ['UN0083.1', '/api/v1/matrix/UN0083.1/', '/api/v1/matrix/UN/UN0083.1/', '/api/v1/matrix/UN00/UN0083.1/'],
+  ])('%s: the flat, sharded and ids-only folders, interleaved', (id, flat, sharded, idsOnly) => {
+    const seen = [detailDir(FLAT, id), detailDir(SHARDED, id), detailDir(IDS_ONLY, id), detailDir(FLAT, id)];
+    expect(seen).toEqual([flat, sharded, idsOnly, flat]);
+  });
+
+  it('keeps versions folders and logos apart per layout', () => {
+    expect([versionsDir(SHARDED, 'MA0004'), versionsDir(FLAT, 'MA0004')]).toEqual(['/api/v1/matrix/MA/MA0004/versions/', '/api/v1/matrix/MA0004/versions/']);
+    // Logos are sharded on their own: a layout may shard the id folders only.
+    expect([logoPath(SHARDED, 'MA0004.1'), logoPath(IDS_ONLY, 'MA0004.1'), logoPath(FLAT, 'MA0004.1')])
+      .toEqual(['/static/logos/svg/MA/MA0004.1.svg', '/static/logos/svg/MA0004.1.svg', '/static/logos/svg/MA0004.1.svg']);
   });
 });
 

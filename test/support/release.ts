@@ -7,6 +7,7 @@ import { loadRelease, readReleaseInfo } from '../../generator/dataset/load.ts';
 import type { Matrix, Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { FORMATS, type FormatId } from '../../generator/formats/registry.ts';
 import type { FormatContext, Resource } from '../../generator/formats/types.ts';
+import { FLAT } from '../../generator/routes/shard.ts';
 import { detailDir, logoPath } from '../../generator/routes/urls.ts';
 import { PROJECT_ROOT, dataDir } from './paths.ts';
 
@@ -29,7 +30,7 @@ export function matrix(id: string): Matrix {
 }
 
 export function context(info = releaseInfo()): FormatContext {
-  return { release: info, logoHref: logoPath, detailHref: detailDir };
+  return { release: info, logoHref: (id) => logoPath(FLAT, id), detailHref: (id) => detailDir(FLAT, id) };
 }
 
 /** Renders one matrix's detail resource in a text format. */

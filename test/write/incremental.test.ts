@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Matrix } from '../../generator/dataset/types.ts';
 import { planSite } from '../../generator/build.ts';
+import { FLAT } from '../../generator/routes/shard.ts';
 import { OutputPlan, SiteWriter, unchangedSite, writeSite } from '../../generator/write/writer.ts';
 import { markInProgress, readState } from '../../generator/write/state.ts';
 import { makeRelease } from '../support/fixtures.ts';
@@ -32,7 +33,7 @@ const contents = (dir: string) => listFiles(dir).map((f) => [f, readFileSync(pat
 const logoMatrix = (id: string, a: number): Matrix => ({ matrixId: id, pfm: { A: [a, 0], C: [0, 5], G: [0, 0], T: [5, 0] } }) as unknown as Matrix;
 
 function plan(files: Record<string, string>, logos: Matrix[] = []): OutputPlan {
-  const p = new OutputPlan();
+  const p = new OutputPlan(undefined, FLAT);
   for (const [f, c] of Object.entries(files)) p.add(f, c);
   for (const m of logos) p.addLogo(m);
   return p;
