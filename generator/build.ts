@@ -24,6 +24,7 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
+import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, currentLayout, useLayout, type Layout } from './routes/shard.ts';
@@ -130,6 +131,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
+  // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
+  guardOutDir(options.outDir, { dataDir: options.dataDir, projectRoot: PROJECT_ROOT });
   const base = normaliseBaseUrl(options.baseUrl);
   const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
   // Everything the site is built from. Equal to the previous build's, with
