@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { readReleaseInfo, readReleaseText } from './dataset/load.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
+import type { Matrix } from './dataset/types.ts';
 import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
@@ -122,10 +123,22 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.
   for (const [file, content] of edgeIndexFiles(release, base)) plan.add(file, content);
   plan.checkFolderSizes();
+  plan.checkCaseClashes((value) => usedBy(release.matrices, value));
   return {
     plan,
     report: { matrices: release.matrices.length, listPages, files: plan.files.size, bytes: plan.bytes, rules: rules.length, notes },
   };
+}
+
+/** Where the release uses a value that became a path segment: "collection of MA0004.1". */
+function usedBy(matrices: Matrix[], value: string): string | null {
+  for (const m of matrices) {
+    const fields: [string, string][] = [['matrix_id', m.matrixId], ['base_id', m.baseId], ['collection', m.collection], ['tax_group', m.taxGroup]];
+    for (const s of m.species) if (s.taxId !== null) fields.push(['tax_ids', String(s.taxId)]);
+    const hit = fields.find(([, v]) => v === value || `${v}.svg` === value);
+    if (hit) return `${hit[0]} of ${m.matrixId}`;
+  }
+  return null;
 }
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
