@@ -29,7 +29,7 @@ import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, currentLayout, useLayout, type Layout } from './routes/shard.ts';
-import { writeMirror } from './mirror/archive.ts';
+import { writeMirror } from './write/mirror.ts';
 import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles } from './edge/build-indexes.ts';
 
