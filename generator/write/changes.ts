@@ -53,12 +53,13 @@ export type OutputProblem = string;
 
 /**
  * Links and other non-regular entries in the output folder, before anything
- * is written. With a trusted previous state: every folder and file it
- * records, looked at itself (a folder on the way to any output is one of
- * them), and the entries it does not know (extras); without one, the whole
+ * is written. With a trusted previous state: every folder it records, looked
+ * at itself (a folder on the way to any output is one of them), the files
+ * that are not as it recorded them (altered: a file replaced by a link is
+ * one), and the entries it does not know (extras); without one, the whole
  * folder, walked without entering links.
  */
-export function outputProblems(root: string, previous: BuildState | null, extras: readonly string[]): OutputProblem[] {
+export function outputProblems(root: string, previous: BuildState | null, altered: ReadonlySet<string>, extras: readonly string[]): OutputProblem[] {
   const problems: OutputProblem[] = [];
   const look = (rel: string) => {
     const st = lstatAt(root, rel);
@@ -68,7 +69,7 @@ export function outputProblems(root: string, previous: BuildState | null, extras
   if (lstatAt(root, '') === undefined) return problems;
   if (previous) {
     for (const dir of previous.dirs.keys()) if (dir) look(dir);
-    for (const rel of previous.files.keys()) look(rel);
+    for (const rel of altered) look(rel);
     for (const rel of extras) look(rel);
   } else {
     for (const rel of walk(root).others) problems.push(describe(root, rel, lstatAt(root, rel)?.isSymbolicLink() ?? false));

@@ -80,7 +80,7 @@ export class SiteWriter {
     // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
     const previous = existed ? this.previous : null;
     const { altered, extras } = previous ? treeChanges(root, previous) : { altered: new Set<string>(), extras: [] };
-    const problems = outputProblems(root, previous, extras);
+    const problems = outputProblems(root, previous, altered, extras);
     if (problems.length > 0) {
       const more = problems.length > SHOWN_PROBLEMS ? `, and ${problems.length - SHOWN_PROBLEMS} more` : '';
       throw new OutFolderError(root, `holds ${problems.length === 1 ? 'a link or special file' : `${problems.length} links or special files`}, which the build never follows, replaces or removes: ${problems.slice(0, SHOWN_PROBLEMS).join(', ')}${more}`,
