@@ -32,7 +32,9 @@ afterAll(() => {
 /** Runs the CLI with stdout and stderr pipes, read slowly (a pipe that fills), to the end. */
 function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), ...args], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env };
+    for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key]; // vitest sets BASE_URL=/
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     child.stderr.on('data', (c: Buffer) => {
       chunks.push(c);
