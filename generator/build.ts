@@ -4,12 +4,13 @@
 // what changed (write/writer.ts; render workers do the rendering, see
 // generator/pipeline/). A build whose inputs (release, generator, options)
 // and output folder are as the previous build left them stops early.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { readReleaseInfo, readReleaseText } from './dataset/load.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
+import type { Matrix } from './dataset/types.ts';
 import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
@@ -24,11 +25,11 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
+import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
-import { writeMirror } from './mirror/archive.ts';
-import { ARCHIVE, MANIFEST, rel } from './mirror/layout.ts';
+import { removeMirror, writeMirror } from './write/mirror.ts';
 import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles } from './edge/build-indexes.ts';
 
@@ -132,15 +133,29 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.
   for (const [file, content] of edgeIndexFiles(release, base, layout, { compact })) plan.add(file, content);
   plan.checkFolderSizes();
+  plan.checkCaseClashes((value) => usedBy(release.matrices, value));
   return {
     plan,
     report: { matrices: release.matrices.length, listPages, files: plan.files.size, bytes: plan.bytes, rules: rules.length, notes },
   };
 }
 
+/** Where the release uses a value that became a path segment: "collection of MA0004.1". */
+function usedBy(matrices: Matrix[], value: string): string | null {
+  for (const m of matrices) {
+    const fields: [string, string][] = [['matrix_id', m.matrixId], ['base_id', m.baseId], ['collection', m.collection], ['tax_group', m.taxGroup]];
+    for (const s of m.species) if (s.taxId !== null) fields.push(['tax_ids', String(s.taxId)]);
+    const hit = fields.find(([, v]) => v === value || `${v}.svg` === value);
+    if (hit) return `${hit[0]} of ${m.matrixId}`;
+  }
+  return null;
+}
+
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
+  // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
+  guardOutDir(options.outDir, { dataDir: options.dataDir, projectRoot: PROJECT_ROOT });
   const base = normaliseBaseUrl(options.baseUrl);
   const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
   // Everything the site is built from. Equal to the previous build's, with
@@ -159,7 +174,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
   if (options.profile !== 'compact') await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0 });
   // A full build's archive and manifest in the folder are that step's files (the writer keeps them): gone with it.
-  else for (const file of [ARCHIVE, MANIFEST]) rmSync(path.join(options.outDir, rel(file)), { force: true });
+  else removeMirror(options.outDir);
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   writer.commit(done);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false };

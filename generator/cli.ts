@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { DEFAULT_BASE_URL, DEFAULT_DATA, PROFILES, build, type Profile } from './build.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
+import { OutFolderError } from './write/guard.ts';
 import { interrupted } from './write/state.ts';
 
 const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE] [--profile full|compact]
@@ -11,7 +12,8 @@ const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] 
                    or a folder of JASPAR's download files (JASPAR<year>_…_pfms_{jaspar,transfac,meme}.txt,
                    ultimate_metadata_table_CORE.tsv, <matrix_id>.bed)
                    default: $JASPAR_DATA, else data/jaspar-2024 (the JASPAR 2024 release shipped here)
-  --out DIR        where the site is written (replaced as a whole at the end)   default: public
+  --out DIR        where the site is written: a new or empty folder, or a previous build's output
+                   (updated in place); anything else is refused   default: public
   --base-url URL   absolute URL the site is served from, used in every body
                    default: $BASE_URL, else Netlify's $URL during a Netlify build, else ${DEFAULT_BASE_URL}
   --release FILE   release description (YAML)   default: data/release-<year>.yaml for JASPAR's download
@@ -64,7 +66,7 @@ async function main(): Promise<number> {
     process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
     return 0;
   } catch (error) {
-    if (error instanceof DatasetError) {
+    if (error instanceof DatasetError || error instanceof OutFolderError) {
       process.stderr.write(`build stopped: ${error.message}\nNothing was written; ${path.relative(process.cwd(), options.outDir) || options.outDir} is unchanged.\n`);
       return 1;
     }
@@ -76,7 +78,11 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => process.exit(code), (error) => {
+// exitCode, not process.exit(): exit() ends the process before a piped
+// stderr has taken the whole report (it was cut at 64-128 KiB, issue 15.7).
+main().then((code) => {
+  process.exitCode = code;
+}, (error) => {
   process.stderr.write(`build failed: ${(error as Error).stack ?? error}\n`);
-  process.exit(1);
+  process.exitCode = 1;
 });

@@ -10,13 +10,59 @@ export interface Problem {
 
 export class DatasetError extends Error {
   constructor(readonly problems: Problem[]) {
-    super(`the dataset has ${problems.length} problem${problems.length === 1 ? '' : 's'}:\n${formatProblems(problems)}`);
+    super(`the dataset has ${count(problems.length)} problem${problems.length === 1 ? '' : 's'}${summaryNote(problems)}:\n${summariseProblems(problems)}`);
     this.name = 'DatasetError';
   }
 }
 
+/** Problems of one kind listed before the rest are counted: a release with 200,000 bad rows gives a report a person reads (and a pipe takes) whole. */
+export const PER_KIND = 50;
+
+const count = (n: number) => n.toLocaleString('en');
+const line = (p: Problem) => `  ${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message} (fix: ${p.fix})`;
+
 export function formatProblems(problems: Problem[]): string {
-  return problems.map((p) => `  ${p.file}:${p.line}: ${p.message} (fix: ${p.fix})`).join('\n');
+  return problems.map(line).join('\n');
+}
+
+/** The kind of a problem: its message without quoted values and numbers (ids, lines, counts). */
+export function kindOf(p: Problem): string {
+  return p.message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/[0-9]+/g, 'N');
+}
+
+function kinds(problems: Problem[]): Map<string, number> {
+  const total = new Map<string, number>();
+  for (const p of problems) {
+    const k = kindOf(p);
+    total.set(k, (total.get(k) ?? 0) + 1);
+  }
+  return total;
+}
+
+function summaryNote(problems: Problem[]): string {
+  const total = kinds(problems);
+  if (![...total.values()].some((n) => n > PER_KIND)) return '';
+  return ` of ${count(total.size)} kind${total.size === 1 ? '' : 's'} (the first ${PER_KIND} of each kind listed)`;
+}
+
+/**
+ * The report in the problems' order, at most perKind problems of each kind;
+ * after the last one listed of a kind, how many more there are like it.
+ */
+export function summariseProblems(problems: Problem[], perKind = PER_KIND): string {
+  const total = kinds(problems);
+  const shown = new Map<string, number>();
+  const out: string[] = [];
+  for (const p of problems) {
+    const k = kindOf(p);
+    const n = (shown.get(k) ?? 0) + 1;
+    shown.set(k, n);
+    if (n > perKind) continue;
+    out.push(line(p));
+    const rest = total.get(k)! - perKind;
+    if (n === perKind && rest > 0) out.push(`  … and ${count(rest)} more like this`);
+  }
+  return out.join('\n');
 }
 
 /** Escapes what could break a line of the report (a raw newline from a

@@ -1,7 +1,8 @@
 // The offline mirror: after the site is written, one streaming pass over its
-// files writes download/jaspar-api-mirror.tar.gz (every file of the site
+// files produces download/jaspar-api-mirror.tar.gz (every file of the site
 // inside one folder) and download/SHA256SUMS (the SHA-256 of every file and
-// of the archive).
+// of the archive). This module reads the site and produces the bytes; the
+// writer writes them (write/mirror.ts: only the writer writes, issue 13).
 //
 // The archive cannot contain its own hash, so it carries the manifest
 // without the archive's line: the copy inside lists every other file of the
@@ -19,11 +20,10 @@
 // stream is cut into 4 MiB blocks that zlib compresses on the thread pool,
 // a few at a time, so both cores compress. Memory is bounded by one file and
 // the blocks in flight, whatever the size of the site: folders are read one
-// at a time and the manifest goes to a temporary file as it grows.
-import { closeSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+// at a time and the manifest goes to the writer's temporary file as it grows.
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import os from 'node:os';
 import { promisify } from 'node:util';
@@ -64,56 +64,40 @@ export interface MirrorOptions {
   siteChanged?: boolean;
 }
 
-/** Writes (or keeps) the archive and the manifest of the site in outDir. */
-export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChanged = false }: MirrorOptions = {}): Promise<MirrorReport> {
-  const started = performance.now();
-  const root = path.resolve(outDir);
+/** Where the archive step puts the manifest's lines as they come (a temporary file of the writer's, write/mirror.ts): the manifest of a site of any size is never held whole. */
+export interface ManifestSink {
+  write(text: string): void;
+  /** Ends the manifest; returns the file that holds it, to read back. */
+  finish(): string;
+}
+
+/** The previous archive and manifest, when an unchanged site lets them stay: the inner manifest is rebuilt into the sink and compared. */
+export async function previousMirrorKept(root: string, sink: ManifestSink): Promise<Omit<MirrorReport, 'seconds'> | null> {
   const archiveFile = path.join(root, rel(ARCHIVE));
-  const manifestFile = path.join(root, rel(MANIFEST));
-  // Beside the site at its root: names starting with "." are not part of it.
-  const tempArchive = path.join(root, `.mirror-${process.pid}.tar.gz`);
-  const tempManifest = path.join(root, `.mirror-${process.pid}.SHA256SUMS`);
-  const done = (r: Omit<MirrorReport, 'seconds'>): MirrorReport => ({ ...r, seconds: (performance.now() - started) / 1000 });
-  try {
-    // An incremental build may leave the previous archive in place: keep it when nothing changed.
-    const previous = siteChanged ? null : await readPrevious(archiveFile, manifestFile);
-    if (previous) {
-      const site = writeInnerManifest(root, tempManifest);
-      if (site.manifestSha256 === previous.innerSha256 && hashFile(archiveFile) === previous.archiveSha256) {
-        return done({ files: site.files + 1, bytes: site.bytes + site.manifestBytes, archiveBytes: (await stat(archiveFile)).size, archiveSha256: previous.archiveSha256, written: false });
-      }
-    }
-    await mkdir(path.dirname(archiveFile), { recursive: true });
-    const tarred = { files: 0, bytes: 0 };
-    const compressed = createHash('sha256');
-    let archiveBytes = 0;
-    const fd = openSync(tempArchive, 'w');
-    try {
-      const put = (member: Buffer) => {
-        member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
-        compressed.update(member);
-        archiveBytes += member.length;
-        for (let offset = 0; offset < member.length; ) offset += writeSync(fd, member, offset);
-      };
-      // Blocks are compressed on the thread pool, a few at a time, and written in order.
-      const inFlight: Promise<Buffer>[] = [];
-      for (const block of blocks(tarEntries(root, tempManifest, tarred), BLOCK)) {
-        inFlight.push(gzipBlock(block, { level, memLevel: 9 }));
-        if (inFlight.length > IN_FLIGHT) put(await inFlight.shift()!);
-      }
-      while (inFlight.length > 0) put(await inFlight.shift()!);
-    } finally {
-      closeSync(fd);
-    }
-    const archiveSha256 = compressed.digest('hex');
-    appendText(tempManifest, manifestLine(rel(ARCHIVE), archiveSha256));
-    await rename(tempArchive, archiveFile);
-    await rename(tempManifest, manifestFile);
-    return done({ files: tarred.files, bytes: tarred.bytes, archiveBytes, archiveSha256, written: true });
-  } finally {
-    await rm(tempArchive, { force: true });
-    await rm(tempManifest, { force: true });
+  const previous = await readPrevious(archiveFile, path.join(root, rel(MANIFEST)));
+  if (!previous) return null;
+  const site = writeInnerManifest(root, sink);
+  if (site.manifestSha256 !== previous.innerSha256 || hashFile(archiveFile) !== previous.archiveSha256) return null;
+  return { files: site.files + 1, bytes: site.bytes + site.manifestBytes, archiveBytes: (await stat(archiveFile)).size, archiveSha256: previous.archiveSha256, written: false };
+}
+
+/**
+ * The archive of the site at root, as the gzip members to write one after
+ * the other; the manifest's lines go to the sink as the files are read.
+ * tarred counts the files and bytes archived.
+ */
+export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL): AsyncGenerator<Buffer> {
+  const fix = (member: Buffer) => {
+    member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
+    return member;
+  };
+  // Blocks are compressed on the thread pool, a few at a time, and handed over in order.
+  const inFlight: Promise<Buffer>[] = [];
+  for (const block of blocks(tarEntries(root, sink, tarred), BLOCK)) {
+    inFlight.push(gzipBlock(block, { level, memLevel: 9 }));
+    if (inFlight.length > IN_FLIGHT) yield fix(await inFlight.shift()!);
   }
+  while (inFlight.length > 0) yield fix(await inFlight.shift()!);
 }
 
 /** The SHA-256 of the previous manifest without its last line (the archive's) and the archive hash that line gives. */
@@ -139,36 +123,6 @@ async function readPrevious(archiveFile: string, manifestFile: string): Promise<
   }
 }
 
-/** Collects text and writes it to a file in large pieces. */
-class LineWriter {
-  private readonly fd: number;
-  private pending = '';
-  constructor(file: string) {
-    this.fd = openSync(file, 'w');
-  }
-  write(text: string): void {
-    this.pending += text;
-    if (this.pending.length >= 1 << 16) this.flush();
-  }
-  flush(): void {
-    if (this.pending) writeSync(this.fd, this.pending);
-    this.pending = '';
-  }
-  close(): void {
-    this.flush();
-    closeSync(this.fd);
-  }
-}
-
-function appendText(file: string, text: string): void {
-  const fd = openSync(file, 'a');
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Every file of the site to archive: all but the archive and the manifest. */
 function* siteFiles(root: string): Generator<{ path: string; kind: 'dir' | 'file' }> {
   for (const entry of walkSite(root)) {
@@ -178,10 +132,10 @@ function* siteFiles(root: string): Generator<{ path: string; kind: 'dir' | 'file
 }
 
 /** Hashes every file into the manifest file (no archive line): the check before keeping a previous archive. */
-function writeInnerManifest(root: string, manifestFile: string) {
-  const out = new LineWriter(manifestFile);
+function writeInnerManifest(root: string, out: ManifestSink) {
   let files = 0;
   let bytes = 0;
+  let manifestFile: string;
   try {
     for (const entry of siteFiles(root)) {
       if (entry.kind !== 'file') continue;
@@ -191,16 +145,16 @@ function writeInnerManifest(root: string, manifestFile: string) {
       bytes += content.length;
     }
   } finally {
-    out.close();
+    manifestFile = out.finish();
   }
   const manifestBytes = statSync(manifestFile).size;
   return { files, bytes, manifestBytes, manifestSha256: hashFile(manifestFile) };
 }
 
 /** The tar stream: the folder, then every folder and file in tree order, then the manifest of all of them. */
-function* tarEntries(root: string, manifestFile: string, out: { files: number; bytes: number }): Generator<Buffer> {
+function* tarEntries(root: string, manifest: ManifestSink, out: { files: number; bytes: number }): Generator<Buffer> {
   const inArchive = (file: string) => `${ARCHIVE_FOLDER}/${file}`;
-  const manifest = new LineWriter(manifestFile);
+  let manifestFile: string;
   try {
     yield entryHeader(ARCHIVE_FOLDER, 'dir', 0);
     for (const entry of siteFiles(root)) {
@@ -218,7 +172,7 @@ function* tarEntries(root: string, manifestFile: string, out: { files: number; b
       yield padding(content.length);
     }
   } finally {
-    manifest.close();
+    manifestFile = manifest.finish();
   }
   // The manifest last: it lists everything before it, not itself. Its folder (download/) came before.
   const size = statSync(manifestFile).size;

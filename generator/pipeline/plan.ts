@@ -4,6 +4,7 @@
 // every logo). Paths are claimed when planned, so clashes, escapes and
 // oversized folders fail before anything is rendered or written.
 import { posix } from 'node:path';
+import { DatasetError, type Problem } from '../dataset/diagnostics.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { FormatId } from '../formats/registry.ts';
 import { formatsOf, type PlannedResource } from '../resources.ts';
@@ -73,6 +74,9 @@ export class OutputPlan {
   /** Folders the planned files need, with how many entries each will hold ("" is the root). */
   private readonly entries = new Map<string, number>([['', 0]]);
   private readonly folders = new Set<string>(['']);
+  /** Every planned file and folder by its lower-case spelling: paths that differ only in case are one on macOS and Windows and in archives unpacked there. */
+  private readonly spellings = new Map<string, string>([['', '']]);
+  private readonly caseClashes: [string, string][] = [];
 
   /** release: what the formats print about the release (needed for resources); layout: the site's folder
    *  layout (routes/shard.ts), where logos lie and what pages link (needed for resources and logos). */
@@ -129,6 +133,7 @@ export class OutputPlan {
         const folder = i === 0 ? parts[0] : `${above}/${parts[i]}`;
         if (this.files.has(folder)) throw new Error(`output file ${relPath} needs ${folder} to be a folder, but it is an output file`);
         if (!this.folders.has(folder)) {
+          this.spell(folder);
           this.folders.add(folder);
           this.entries.set(folder, 0);
           this.entries.set(above, this.entries.get(above)! + 1);
@@ -137,6 +142,39 @@ export class OutputPlan {
       }
     }
     this.entries.set(parent, this.entries.get(parent)! + 1);
+    this.spell(relPath);
+  }
+
+  /** Records a new file or folder's spelling; a clash is reported for the top-most path only (what lies under it clashes too). */
+  private spell(relPath: string): void {
+    const cut = relPath.lastIndexOf('/');
+    if (cut > 0 && this.spellings.get(relPath.slice(0, cut).toLowerCase()) !== relPath.slice(0, cut)) return;
+    const key = relPath.toLowerCase();
+    const earlier = this.spellings.get(key);
+    if (earlier === undefined) this.spellings.set(key, relPath);
+    else if (earlier !== relPath) this.caseClashes.push([earlier, relPath]);
+  }
+
+  /**
+   * Throws a DatasetError listing every pair of planned paths that differ
+   * only in case, with the values that differ (sourceOf: where the release
+   * uses a value, e.g. "collection of MA0004.1 (matrices.csv)").
+   */
+  checkCaseClashes(sourceOf: (value: string) => string | null = () => null): void {
+    if (this.caseClashes.length === 0) return;
+    const problems: Problem[] = this.caseClashes.map(([first, second]) => {
+      const a = first.split('/');
+      const b = second.split('/');
+      const i = a.findIndex((segment, j) => segment !== b[j]);
+      const values = [a[i], b[i]].map((v) => `"${v}"${sourceOf(v) ? ` (${sourceOf(v)})` : ''}`);
+      return {
+        file: second,
+        line: 0,
+        message: `output path differs only in case from ${first}: ${values.join(' and ')} name the same file on case-insensitive file systems (macOS, Windows) and in the archive unpacked there`,
+        fix: `spell the value one way throughout the release`,
+      };
+    });
+    throw new DatasetError(problems);
   }
 
   /** Every folder the planned files need ("" is the root). */

@@ -1,4 +1,5 @@
-// Render workers. Each is a worker thread that loads the generator through
+// Render workers. Each is a worker thread that renders and returns bytes (only
+// the writer writes, issue 13); it loads the generator through
 // tsx: a worker does not inherit the TypeScript loader of its parent, however
 // the parent was started (`npm run build`, `node --import tsx …`). Workers start before the
 // release is read and get the layout, release description and output folder
@@ -14,16 +15,13 @@ export interface WorkerInit {
   /** The site's folder layout and release description: what the pages link (absent for a plan of logos and files only). */
   layout?: Layout;
   release?: ReleaseInfo;
-  root: string;
-  /** Compare with the file on disk before writing (false: the folder was empty). */
-  compare: boolean;
 }
 
+/** A batch's files: their bytes one after the other in data (moved, not copied, from the worker), each file's length in lengths. */
 export interface BatchResult {
   id: number;
-  sizes: number[];
-  ctimes: number[];
-  written: number[];
+  data: Uint8Array;
+  lengths: number[];
   error?: string;
 }
 

@@ -1,42 +1,37 @@
-// A render worker: renders the tasks it is sent and writes their files
-// (write/files.ts), so that rendering and writing both use every core. It
-// rebuilds the format context (release and the site's layout, which the
-// pages' links follow) from the data of its init message.
+// A render worker: renders the tasks it is sent and returns their bytes to
+// the main thread, whose writer alone touches the output folder. It
+// rebuilds the format context and the URL layout from the data it is given.
 import { parentPort } from 'node:worker_threads';
 import type { FormatContext } from '../formats/types.ts';
-import { writeIfChanged } from '../write/files.ts';
 import { formatContext, renderTask } from './render.ts';
 import { decodeTask } from './wire.ts';
 import type { BatchResult, WorkerInit } from './pool.ts';
 
-let root = '';
-let compare = true;
 let context: FormatContext | null = null;
-const ensured = new Set<string>();
 
 parentPort!.on('message', (message: { init: WorkerInit } | { id: number; tasks: Uint8Array[] }) => {
   if ('init' in message) {
     const init = message.init;
     context = init.release && init.layout ? formatContext(init.release, init.layout) : null;
-    root = init.root;
-    compare = init.compare;
     return;
   }
-  const result: BatchResult = { id: message.id, sizes: [], ctimes: [], written: [] };
+  let result: BatchResult = { id: message.id, data: new Uint8Array(0), lengths: [] };
   try {
-    for (const bytes of message.tasks) {
-      const task = decodeTask(bytes);
-      const contents = renderTask(task, context!);
-      task.paths.forEach((p, i) => {
-        const w = writeIfChanged(root, p, contents[i], compare, ensured);
-        result.sizes.push(w.size);
-        result.ctimes.push(w.ctimeMs);
-        result.written.push(w.written ? 1 : 0);
-      });
-    }
+    const contents = [];
+    for (const bytes of message.tasks) contents.push(...renderTask(decodeTask(bytes), context!));
+    const lengths = contents.map((c) => (typeof c === 'string' ? Buffer.byteLength(c) : c.length));
+    // One buffer of its own (not from Node's shared pool), so that it can be moved to the main thread.
+    const data = Buffer.allocUnsafeSlow(lengths.reduce((a, b) => a + b, 0));
+    let offset = 0;
+    contents.forEach((c, i) => {
+      if (typeof c === 'string') data.write(c, offset);
+      else c.copy(data, offset);
+      offset += lengths[i];
+    });
+    result = { id: message.id, data, lengths };
   } catch (error) {
     result.error = (error as Error).stack ?? String(error);
   }
-  parentPort!.postMessage(result);
+  parentPort!.postMessage(result, result.data.byteLength > 0 ? [result.data.buffer as ArrayBuffer] : []);
 });
 parentPort!.postMessage({ ready: true });

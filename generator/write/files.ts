@@ -1,7 +1,9 @@
-// File operations on the output folder, shared by the writer (main thread)
-// and the render workers. Synchronous on purpose: each thread writes one
-// file at a time, so the number of writes in flight is the number of threads.
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+// File operations on the output folder, used only by the writer (the render
+// workers return bytes; issue 13). Synchronous: one file at a time on the
+// main thread. Links are never followed: files are opened with O_NOFOLLOW and
+// looked at with lstat, and the writer refuses a folder holding links before
+// it writes (changes.ts outputProblems), so no folder on the way is a link.
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 export interface Written {
@@ -20,18 +22,18 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
   const file = path.join(root, rel);
   const bytes = typeof content === 'string' ? Buffer.from(content) : content;
   if (compare) {
-    const st = statSync(file, { throwIfNoEntry: false });
-    if (st?.isFile() && st.size === bytes.length && readFileSync(file).equals(bytes)) return { size: st.size, ctimeMs: st.ctimeMs, written: false };
+    const st = lstatSync(file, { throwIfNoEntry: false });
+    if (st?.isFile() && st.size === bytes.length && sameBytes(file, bytes)) return { size: st.size, ctimeMs: st.ctimeMs, written: false };
   }
   ensureFolder(root, path.posix.dirname(rel), ensured);
   let fd: number;
   try {
-    fd = openSync(file, 'w');
+    fd = openSync(file, WRITE, 0o666);
   } catch (error) {
     // A folder of a previous build where this build writes a file.
-    if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'EISDIR') throw linkError(error, rel);
     rmSync(file, { recursive: true, force: true });
-    fd = openSync(file, 'w');
+    fd = openSync(file, WRITE, 0o666);
   }
   try {
     let offset = 0;
@@ -41,6 +43,29 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
   } finally {
     closeSync(fd);
   }
+}
+
+const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
+/** The file holds exactly these bytes (read without following a link; a link is never "the same"). */
+function sameBytes(file: string, bytes: Buffer): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    return fstatSync(fd).isFile() && readFileSync(fd).equals(bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** O_NOFOLLOW's refusal (ELOOP) said plainly: a link appeared since the folder was checked. */
+function linkError(error: unknown, rel: string): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'ELOOP') return error;
+  return new Error(`${rel} in the output folder became a link while the build wrote; it was not followed (fix: remove the link and build again)`);
 }
 
 function ensureFolder(root: string, rel: string, ensured: Set<string>): void {
@@ -54,7 +79,7 @@ function ensureFolder(root: string, rel: string, ensured: Set<string>): void {
     const parts = rel.split('/');
     for (let i = 1; i <= parts.length; i++) {
       const at = path.join(root, ...parts.slice(0, i));
-      const st = statSync(at, { throwIfNoEntry: false });
+      const st = lstatSync(at, { throwIfNoEntry: false });
       if (st && !st.isDirectory()) {
         unlinkSync(at);
         break;
@@ -65,22 +90,30 @@ function ensureFolder(root: string, rel: string, ensured: Set<string>): void {
   ensured.add(rel);
 }
 
-export const statOf = (root: string, rel: string): Stats | undefined => statSync(path.join(root, rel), { throwIfNoEntry: false });
+/** What is at root/rel ("" is the root), the entry itself (lstat: a link is a link). */
+export const lstatAt = (root: string, rel: string): Stats | undefined => lstatSync(rel ? `${root}/${rel}` : root, { throwIfNoEntry: false });
 
-/** Every file and folder under root (relative, "/"-separated; "" is the root). */
-export function walk(root: string): { files: string[]; dirs: string[] } {
+/** Every file and folder under root (relative, "/"-separated; "" is the root), and what is neither (links, FIFOs…), never entered. */
+export function walk(root: string): { files: string[]; dirs: string[]; others: string[] } {
   const files: string[] = [];
   const dirs: string[] = [];
+  const others: string[] = [];
   const visit = (rel: string) => {
     dirs.push(rel);
     for (const e of readdirSync(rel ? path.join(root, rel) : root, { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) visit(r);
-      else files.push(r);
+      else if (e.isFile()) files.push(r);
+      else others.push(r);
     }
   };
   visit('');
-  return { files, dirs };
+  return { files, dirs, others };
+}
+
+/** Creates the output folder (and its parents). */
+export function ensureRoot(root: string): void {
+  mkdirSync(root, { recursive: true });
 }
 
 export function remove(root: string, rel: string): void {

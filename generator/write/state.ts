@@ -12,7 +12,7 @@
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
 // renders.
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 const HEADER = 'jaspar-static-api build state 1';
@@ -88,6 +88,24 @@ export function readState(outDir: string): BuildState | null {
     }
   }
   return null; // no "end" line: cut short
+}
+
+/** True when outDir holds a previous build's output: a saved state (its first line checked) or the mark of an interrupted build. */
+export function isPreviousOutput(outDir: string): boolean {
+  if (interrupted(outDir)) return true;
+  let fd: number;
+  try {
+    fd = openSync(stateFile(outDir), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    const head = Buffer.alloc(HEADER.length + 1);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return head.subarray(0, n).toString('utf8') === `${HEADER}\n`;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** True when a build started changing outDir and did not finish. */

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { build } from '../../generator/build.ts';
-import { writeMirror } from '../../generator/mirror/archive.ts';
+import { writeMirror } from '../../generator/write/mirror.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, MANIFEST, rel } from '../../generator/mirror/layout.ts';
 import { listSite, manifestLine, parseManifest, printManifest, sha256 } from '../../generator/mirror/manifest.ts';
 import { FIXED_MTIME } from '../../generator/mirror/tar.ts';

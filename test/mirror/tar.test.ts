@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeMirror } from '../../generator/mirror/archive.ts';
+import { writeMirror } from '../../generator/write/mirror.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, rel } from '../../generator/mirror/layout.ts';
 import { listSite } from '../../generator/mirror/manifest.ts';
 import { entryHeader, paxRecord, splitUstar } from '../../generator/mirror/tar.ts';
