@@ -2,7 +2,7 @@
 // time. Plain JSON without spaces: the handler parses each once per instance.
 import type { Release } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
-import { filterValues, listOrder } from '../views.ts';
+import { filterValues, listOrder } from '../plan/views.ts';
 import { INDEX_PATH, INDEX_VERSION, MATRICES_PATH, type EdgeIndex, type EdgeMatrices } from './indexes.ts';
 
 /** [output path (relative), content] of each index file; `compact`: the build leaves out what the handler renders (render-missing.ts). */

@@ -28,7 +28,7 @@ import { toYaml } from '../formats/yaml.ts';
 import type { FormatContext, Json, Resource } from '../formats/types.ts';
 import type { Matrix } from '../dataset/types.ts';
 import { SECURITY_HEADERS } from '../hosting/headers.ts';
-import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../resources.ts';
+import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../plan/resources.ts';
 import type { Page } from '../routes/paginate.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
@@ -37,7 +37,7 @@ import {
 import { API_CRUMB, INDEX_TITLES } from '../plan/endpoints.ts';
 import { FLAT } from '../routes/shard.ts';
 import { LAYOUT_KINDS, apiRoutes, apiTarget, type ApiTarget } from './api-routes.ts';
-import { FILTER_COMBINATIONS } from '../views.ts';
+import { FILTER_COMBINATIONS } from '../plan/views.ts';
 import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
 import { QueryTooLarge, lastValue, parseQuery, pyInt, rewriteQuery, type QueryPairs } from './query.ts';

@@ -14,15 +14,15 @@
 // Every path piece comes from generator/routes/ (called with marker values
 // and cut into templates), so the printed configs follow the URL layout,
 // sharded or flat, instead of spelling it again.
-import { INDEX_FORMATS, SITES_FORMATS } from '../endpoints.ts';
+import { INDEX_FORMATS, SITES_FORMATS } from '../plan/endpoints.ts';
 import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS, type FormatId } from '../formats/registry.ts';
-import { VIEW_FORMAT_SIZES } from '../resources.ts';
+import { VIEW_FORMAT_SIZES } from '../plan/resources.ts';
 import { shardOf, type Layout } from '../routes/shard.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
   sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
 } from '../routes/urls.ts';
-import { FILTER_COMBINATIONS } from '../views.ts';
+import { FILTER_COMBINATIONS } from '../plan/views.ts';
 import { headerRules } from './headers.ts';
 import { MAX_PAGE_SIZE, UNSUPPORTED_PARAMS } from './rules.ts';
 

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import { DatasetError, type Problem } from '../dataset/diagnostics.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { FormatId } from '../formats/registry.ts';
-import { formatsOf, type PlannedResource } from '../resources.ts';
+import { formatsOf, type PlannedResource } from '../plan/resources.ts';
 import { MAX_DIR_ENTRIES, type Layout } from '../routes/shard.ts';
 import { logoPath, outputPath } from '../routes/urls.ts';
 import { formatContext, renderTask, resolveTask } from './render.ts';

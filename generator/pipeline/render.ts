@@ -6,7 +6,7 @@ import type { Pfm, ReleaseInfo } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext, Resource } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
-import { withFormat } from '../resources.ts';
+import { withFormat } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
 import { detailDir, logoPath, pageHref } from '../routes/urls.ts';
 import type { Content, Task } from './plan.ts';
