@@ -51,7 +51,7 @@ const page: Parameter = { name: 'page', in: 'query', description: 'Page number, 
 const pageSize: Parameter = {
   name: 'page_size',
   in: 'query',
-  description: `Records a page. Pre-rendered: ${PAGE_SIZES.join(', ')}. The real service caps page_size at ${MAX_PAGE_SIZE}: ${PAGE_SIZE_ALIASES.join(', ')} redirect (301) to page_size=${MAX_PAGE_SIZE}; other values answer 501.`,
+  description: `Records a page. Pre-rendered: ${PAGE_SIZES.join(', ')}. The real service caps page_size at ${MAX_PAGE_SIZE}: ${PAGE_SIZE_ALIASES.join(', ')} redirect (301) to page_size=${MAX_PAGE_SIZE}; other values answer 501 (404 on Netlify without the edge function; the edge function answers any page size).`,
   schema: { type: 'integer', enum: [...PAGE_SIZES], default: DEFAULT_PAGE_SIZE },
 };
 const releaseParam = (year: number): Parameter => ({ name: 'release', in: 'query', description: `The mirrored release only; any other value answers 501.`, schema: { type: 'integer', enum: [year] } });
@@ -146,7 +146,7 @@ export function openApi(release: Release, base: string): OpenApi {
     info: {
       title: `JASPAR REST API (static mirror of ${release.info.name})`,
       version: String(year),
-      description: 'Pre-rendered responses of the JASPAR REST API. Query URLs are answered by Netlify redirect rules; every response is also a plain file (see /). Unsupported parameters answer 501 with a JSON detail, never data that ignores them.',
+      description: 'Pre-rendered responses of the JASPAR REST API. Query URLs are answered by the routing of the host (Netlify rules, nginx, Caddy and Apache configs) or by the edge function; every response is also a plain file (see /). Unsupported parameters answer 501 with a JSON detail, never data that ignores them.',
       license: { name: 'CC BY 4.0 (data)', url: 'https://creativecommons.org/licenses/by/4.0/' },
     },
     servers: [{ url: base }],
