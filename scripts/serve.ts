@@ -14,11 +14,12 @@
 // servers through serverCommand() below, so users and tests run the same thing.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INDEX_PATH } from '../generator/edge/indexes.ts';
-import { DENO_BIN_DIR, NETLIFY_BOOTSTRAP, netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../generator/edge/hosts/local-engines.ts';
+import { DENO_BIN_DIR, NETLIFY_BOOTSTRAP, netlifyDevArgs, netlifyDevEnv, staticServerPort, wranglerDevArgs, wranglerDevEnv } from '../generator/edge/hosts/local-engines.ts';
 import { netlifyProject, wranglerProject } from '../generator/edge/hosts/projects.ts';
 import { HOSTING_FILES } from '../generator/hosting/servers.ts';
 
@@ -69,6 +70,8 @@ export interface ServeOptions {
   host: string;
   /** netlify: with the edge handler (what `npm run serve` does unless --edge off), else the files and rules alone. */
   edge?: boolean;
+  /** netlify: the port of netlify dev's internal static server (default: 3999 if free). */
+  staticPort?: number;
 }
 
 /** What `netlify dev` needs to run the edge function offline besides netlify-cli; it would download Deno itself. */
@@ -190,7 +193,7 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
         Object.assign(env, { BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
         if (o.edge !== true) {
           // Run from the empty tmp folder, so no netlify.toml or .env around can change the answers.
-          args = ['dev', '--offline', '--internal-disable-edge-functions', '--dir', site, '--port', String(o.port)];
+          args = ['dev', '--offline', '--internal-disable-edge-functions', '--dir', site, '--port', String(o.port), ...staticServerPort(o.staticPort)];
           break;
         }
         need(INDEX_PATH.slice(1));
@@ -201,7 +204,7 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
         // tmp becomes the project folder: the repository's netlify.toml, import map and edge function.
         netlifyProject(tmp, undefined);
         Object.assign(env, netlifyDevEnv(env));
-        args = netlifyDevArgs(site, o.port);
+        args = netlifyDevArgs(site, o.port, o.staticPort);
         break;
       case 'cloudflare': {
         need(INDEX_PATH.slice(1));
@@ -260,11 +263,25 @@ export function isCompact(dir: string): boolean {
   }
 }
 
+/** A TCP port free on 127.0.0.1 right now (the system's choice). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 async function main(): Promise<number> {
   let options: ReturnType<typeof parseArgs>;
   let command: ServerCommand;
   try {
     options = parseArgs(process.argv.slice(2));
+    // netlify dev's internal static server on a free port of its own, not 3999 (taken by another netlify dev, it fails).
+    if (options.server === 'netlify') options = { ...options, staticPort: await freeLoopbackPort() };
     command = serverCommand(options.server, options);
   } catch (error) {
     process.stderr.write(`serve: ${(error as Error).message}\n`);

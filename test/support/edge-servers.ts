@@ -106,7 +106,7 @@ export async function startEdgeServer(engine: Engine, siteDir: string, options: 
   if (engine === 'netlify') {
     netlifyProject(dir, options.handler);
     command = path.join(BIN, 'netlify');
-    args = netlifyDevArgs(siteDir, port);
+    args = netlifyDevArgs(siteDir, port, await freePortInRange());
     env = netlifyDevEnv();
   } else {
     const entry = wranglerProject(dir, options.handler);

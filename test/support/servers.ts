@@ -118,6 +118,8 @@ export async function startNetlifyDev(siteDir: string): Promise<RunningServer> {
   const port = await freePort();
   return startServer('netlify-dev', path.join(BIN, 'netlify'), [
     'dev', '--offline', '--internal-disable-edge-functions', '--dir', siteDir, '--port', String(port),
+    // Its internal static server on a port of its own: two suites starting netlify dev at once both took 3999.
+    '--staticServerPort', String(await freePort()),
   ], port);
 }
 
@@ -134,7 +136,7 @@ export async function startHttpServer(siteDir: string): Promise<RunningServer> {
  */
 export async function startSiteServer(server: ServerName, siteDir: string): Promise<RunningServer> {
   const port = await freePort();
-  const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1' });
+  const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1', ...(server === 'netlify' ? { staticPort: await freePort() } : {}) });
   return startServer(server, command.command, command.args, port, { cwd: command.tmp, env: command.env, cleanup: command.cleanup });
 }
 
@@ -173,7 +175,12 @@ export async function get(url: string, redirect: RequestRedirect = 'manual'): Pr
       const type = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
       return { url, status: response.status, headers: response.headers, body, type };
     } catch (error) {
-      if (attempt >= 2) throw new Error(`GET ${url} failed: ${(error as Error).message}`);
+      // A loaded 2-core machine sometimes drops a loopback connection
+      // ("fetch failed", ECONNRESET): try again after a pause, then report
+      // the cause.
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      if (attempt >= 3) throw new Error(`GET ${url} failed: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`);
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }
   }
 }

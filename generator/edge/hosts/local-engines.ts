@@ -64,9 +64,19 @@ export function netlifyDevEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Pro
  */
 export const NETLIFY_DEV_DOTENV = 'DENO_NO_UPDATE_CHECK=1\n';
 
-/** `netlify dev` serving siteDir on 127.0.0.1:port with the edge functions of the project folder it runs in. */
-export function netlifyDevArgs(siteDir: string, port: number): string[] {
-  return ['dev', '--offline', '--dir', siteDir, '--port', String(port)];
+/**
+ * `netlify dev` serving siteDir on 127.0.0.1:port with the edge functions of
+ * the project folder it runs in. `staticPort`: its internal static server's
+ * port; without it netlify dev takes 3999 if free, and two started at the
+ * same moment both take it (one fails: EADDRINUSE).
+ */
+export function netlifyDevArgs(siteDir: string, port: number, staticPort?: number): string[] {
+  return ['dev', '--offline', '--dir', siteDir, '--port', String(port), ...staticServerPort(staticPort)];
+}
+
+/** netlify dev's --staticServerPort flag, when a port is given. */
+export function staticServerPort(port: number | undefined): string[] {
+  return port === undefined ? [] : ['--staticServerPort', String(port)];
 }
 
 export function wranglerDevEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
