@@ -18,7 +18,7 @@ const SITE_SUITES = [
   'test/formats/hostile.test.ts',
   'test/mirror/{bulk,mirror,tar}.test.ts',
   'test/write/incremental.test.ts',
-  'test/edge/{compact,engines,engines-grid,handler-files,handler-oracle,hostile}.test.ts',
+  'test/edge/{compact,engines,engines-grid,handler-files,handler-oracle,hostile,release-2026}.test.ts',
   'test/clients/**/*.test.ts',
 ];
 

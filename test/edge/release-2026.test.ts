@@ -1,0 +1,53 @@
+// rbioapi asks for release=2026 by default (issue 14): a 2024 mirror refuses
+// it (test/clients/), a mirror built from a 2026 release answers it. Built
+// here from JASPAR's own 2026 files (data/jaspar-2026-partial: the plants
+// bundles and the 2026 metadata table), compact (the handler renders the
+// rest), and asked through the edge handler in process.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handle } from '../../generator/edge/handler.ts';
+import { PROJECT_ROOT, SITE_BASE_URL } from '../support/paths.ts';
+import { folderSite } from './folder-site.ts';
+
+const run = promisify(execFile);
+const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-2026-'));
+const out = path.join(root, 'public');
+
+beforeAll(async () => {
+  const env = { ...process.env };
+  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
+  await run(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', path.join(PROJECT_ROOT, 'data/jaspar-2026-partial'), '--out', out, '--base-url', SITE_BASE_URL, '--profile', 'compact'], {
+    cwd: PROJECT_ROOT,
+    env,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}, 300_000);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function json(url: string): Promise<{ status: number; body: { count?: number; results?: { matrix_id: string }[]; detail?: string } }> {
+  const response = await handle(new Request(`${SITE_BASE_URL}${url}`), folderSite(out));
+  return { status: response.status, body: JSON.parse(await response.text()) };
+}
+
+describe('a mirror of JASPAR 2026 (the plants files)', () => {
+  it('answers release=2026, rbioapi\'s default, with its matrices', async () => {
+    const all = await json('/api/v1/matrix/?format=json&page_size=5');
+    const asked = await json('/api/v1/matrix/?format=json&page_size=5&release=2026');
+    expect(all.status).toBe(200);
+    expect(asked.status).toBe(200);
+    expect(asked.body.count).toBe(927);
+    expect(asked.body.results!.map((r) => r.matrix_id)).toEqual(all.body.results!.map((r) => r.matrix_id));
+    const plants = await json('/api/v1/matrix/?tax_group=plants&release=2026&page_size=1000');
+    expect(plants.body.count).toBe(927);
+  });
+
+  it('refuses another release with a reason, as the 2024 mirror refuses 2026', async () => {
+    const other = await json('/api/v1/matrix/?release=2024');
+    expect(other.status).toBe(404);
+    expect(other.body.detail).toMatch(/this mirror serves JASPAR 2026/);
+  });
+});
