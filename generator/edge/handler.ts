@@ -69,8 +69,6 @@ interface Loaded {
   context: FormatContext;
   /** Counts and the rest, read when first needed. */
   matrices?: Promise<EdgeMatrices>;
-  /** The latest version of every base id over the whole release (matrix ids), when first needed. */
-  globalLatest?: Set<string>;
 }
 
 let loaded: Promise<Loaded> | null = null;
@@ -189,6 +187,45 @@ const NOT_FOUND = 'Not found.';
 
 // ---- The handler ----------------------------------------------------------
 
+/** The query's pairs and the Accept header, or the error for one over its size limit. */
+function readRequest(request: Request, url: URL): { pairs: QueryPairs; accept: string | null } | Response {
+  let pairs: QueryPairs;
+  try {
+    pairs = parseQuery(url.search);
+  } catch (e) {
+    if (e instanceof QueryTooLarge) return error(request, 400, `This mirror reads at most a query of limited size: ${e.message}.`);
+    throw e;
+  }
+  const accept = request.headers.get('Accept');
+  if (accept !== null && accept.length > MAX_ACCEPT_LENGTH) return error(request, 400, `The Accept header is longer than ${MAX_ACCEPT_LENGTH} characters.`);
+  return { pairs, accept };
+}
+
+/** The indexes; null for a site built without them (or one that cannot be read): the static files answer, as without the handler. */
+async function loadedOrNull(site: EdgeSite): Promise<Loaded | null> {
+  try {
+    return await load(site);
+  } catch (e) {
+    console.error(`edge handler: ${(e as Error).message}; the static files answer`);
+    return null;
+  }
+}
+
+/** The JSONP callback name, or the 400 for one that is not a JavaScript identifier path. */
+function jsonpCallback(request: Request, get: (key: string) => string | undefined): string | Response {
+  const callback = get('callback') ?? 'callback';
+  // The real service echoes any callback (callback=alert(1)// runs script); this mirror does not.
+  if (callback.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(callback)) return error(request, 400, 'callback must be a JavaScript identifier path such as cb, jQuery_123 or app.cb.');
+  return callback;
+}
+
+/** The 404 for a release= other than the mirrored one; null when the release is this one or not asked. */
+function releaseRefused(request: Request, state: Loaded, get: (key: string) => string | undefined, callback: string | undefined): Response | null {
+  const release = get('release');
+  if (!release || release === String(state.index.release.year)) return null;
+  return error(request, 404, `Release "${release}" is not available: this mirror serves ${state.index.release.name} (release=${state.index.release.year}).`, callback);
+}
+
 export async function handle(request: Request, host: EdgeSite): Promise<Response> {
   // Every file asked of the site below, also the request's own: in a compact build, the missing ones rendered.
   const site = withMissingRendered(host);
@@ -207,16 +244,10 @@ export async function handle(request: Request, host: EdgeSite): Promise<Response
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
     return error(request, 405, `Method "${request.method}" not allowed.`);
   }
-  let pairs: QueryPairs;
-  try {
-    pairs = parseQuery(url.search);
-  } catch (e) {
-    if (e instanceof QueryTooLarge) return error(request, 400, `This mirror reads at most a query of limited size: ${e.message}.`);
-    throw e;
-  }
+  const read = readRequest(request, url);
+  if (read instanceof Response) return read;
+  const { pairs, accept } = read;
   const get = (key: string) => lastValue(pairs, key);
-  const accept = request.headers.get('Accept');
-  if (accept !== null && accept.length > MAX_ACCEPT_LENGTH) return error(request, 400, `The Accept header is longer than ${MAX_ACCEPT_LENGTH} characters.`);
   const negotiated = negotiate(route.suffix ?? (get('format') || undefined), accept);
   if (!negotiated.ok) return error(request, negotiated.status, negotiated.status === 404 ? NOT_FOUND : 'Could not satisfy the request Accept header.');
   if (negotiated.withParams) {
@@ -224,26 +255,12 @@ export async function handle(request: Request, host: EdgeSite): Promise<Response
     return error(request, 501, 'This mirror does not answer media type parameters in the Accept header (such as indent=); ask without them.');
   }
   const format = negotiated.format;
-  let callback: string | undefined;
-  if (format === 'jsonp') {
-    callback = get('callback') ?? 'callback';
-    if (callback.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(callback)) {
-      // The real service echoes any callback (callback=alert(1)// runs script); this mirror does not.
-      return error(request, 400, 'callback must be a JavaScript identifier path such as cb, jQuery_123 or app.cb.');
-    }
-  }
-  let state: Loaded;
-  try {
-    state = await load(site);
-  } catch (e) {
-    // A site built without the indexes (or one that cannot be read): the static files answer, as without the handler.
-    console.error(`edge handler: ${(e as Error).message}; the static files answer`);
-    return site.next(request);
-  }
-  const release = get('release');
-  if (release && release !== String(state.index.release.year)) {
-    return error(request, 404, `Release "${release}" is not available: this mirror serves ${state.index.release.name} (release=${state.index.release.year}).`, callback);
-  }
+  const callback = format === 'jsonp' ? jsonpCallback(request, get) : undefined;
+  if (callback instanceof Response) return callback;
+  const state = await loadedOrNull(site);
+  if (state === null) return site.next(request);
+  const otherRelease = releaseRefused(request, state, get, callback);
+  if (otherRelease) return otherRelease;
   if (request.method === 'OPTIONS') return options(request, route, format, callback);
 
   const ctx: Ctx = { request, url, site, state, pairs, get, format, callback, pathFilter: route.kind === 'list' ? route.pathFilter : undefined };
@@ -396,7 +413,7 @@ async function list(ctx: Ctx): Promise<Response> {
   const next = pageLink(ctx, page.next);
   const previous = pageLink(ctx, page.previous);
 
-  const view = ownView(ctx, pageSize, records);
+  const view = ownView(ctx, pageSize);
   if (view !== null) {
     // The request is a pre-rendered page's own query URL. Its file is the
     // answer when its links are the service's: all but page 2, whose file
@@ -455,7 +472,7 @@ function listNav(ctx: Ctx, page: Page<Record_>): Resource['nav'] {
 }
 
 /** The filters of the pre-rendered list view whose own query URL this request is (any page of it), or null. */
-function ownView(ctx: Ctx, pageSize: number, records: Record_[]): Filters | null {
+function ownView(ctx: Ctx, pageSize: number): Filters | null {
   const { pairs, format, callback, state, url } = ctx;
   if (url.pathname !== LIST || ctx.pathFilter || (callback !== undefined && callback !== 'callback')) return null;
   const filters: Filters = {};
@@ -467,23 +484,11 @@ function ownView(ctx: Ctx, pageSize: number, records: Record_[]): Filters | null
   // The same parameters, written the same way, as the view's query URL (which always names its format and page).
   const asked = `${state.index.base}${url.pathname}?${rewriteQuery(pairs, 'page', '1')}`;
   if (asked !== listQueryUrl(state.index.base, format, 1, pageSize, filters)) return null;
-  // The build's views keep the latest version of each base id over the
-  // whole release, then filter (views.ts); the service filters first. The
-  // file holds the service's answer only where both give the same matrices
-  // (CORE vertebrates, yes; tax_group=plants: 820 against 875).
-  if (filters.version !== undefined && keys.length > 1 && !sameMatrices(records, buildView(state, filters))) return null;
+  // The build's views select as the service does (plan/views.ts viewMatrices:
+  // version=latest among what the other filters keep), so the file holds
+  // the service's answer.
   return filters;
 }
-
-/** The matrices of a pre-rendered view as the build selects them: latest versions over the whole release, then the other filters. */
-function buildView(state: Loaded, filters: Filters): Record_[] {
-  state.globalLatest ??= new Set(select(state.records, selectionOf((k) => (k === 'version' ? 'latest' : undefined))).map((r) => r.matrixId));
-  const latest = state.globalLatest;
-  const others = select(state.records, selectionOf((k) => (k === 'version' ? undefined : filters[k as FilterKey])));
-  return others.filter((r) => latest.has(r.matrixId));
-}
-
-const sameMatrices = (a: Record_[], b: Record_[]) => a.length === b.length && a.every((r, i) => r === b[i]);
 
 // ---- Every other URL of the route table (api-routes.ts) --------------------
 //
@@ -503,22 +508,11 @@ async function otherRoute(request: Request, url: URL, site: EdgeSite): Promise<R
   // Matched first in the flat layout, so that pages and assets never wait for the indexes.
   const flat = apiTarget(apiRoutes(FLAT), url.pathname, [], null);
   if (flat === null ? !url.pathname.startsWith(`${API}/`) : flat.kind === 'file' && !LAYOUT_KINDS.has(flat.route)) return site.next(request);
-  let state: Loaded;
-  try {
-    state = await load(site);
-  } catch (e) {
-    console.error(`edge handler: ${(e as Error).message}; the static files answer`);
-    return site.next(request);
-  }
-  let pairs: QueryPairs;
-  try {
-    pairs = parseQuery(url.search);
-  } catch (e) {
-    if (e instanceof QueryTooLarge) return error(request, 400, `This mirror reads at most a query of limited size: ${e.message}.`);
-    throw e;
-  }
-  const accept = request.headers.get('Accept');
-  if (accept !== null && accept.length > MAX_ACCEPT_LENGTH) return error(request, 400, `The Accept header is longer than ${MAX_ACCEPT_LENGTH} characters.`);
+  const state = await loadedOrNull(site);
+  if (state === null) return site.next(request);
+  const read = readRequest(request, url);
+  if (read instanceof Response) return read;
+  const { pairs, accept } = read;
   const target = apiTarget(apiRoutes(state.index.layout), url.pathname, pairs, accept);
   if (target === null) {
     // Under the API, a path no route takes: its file by path URL, else the API's "Not found." (JSON, as the service).
@@ -544,15 +538,10 @@ async function otherRoute(request: Request, url: URL, site: EdgeSite): Promise<R
     const body = await site.readFile(target.file);
     return body === null ? error(request, target.status, NOT_FOUND) : answer(request, target.status, 'application/json', body);
   }
-  let callback: string | undefined;
-  if (target.format === 'jsonp') {
-    callback = get('callback') ?? 'callback';
-    if (callback.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(callback)) return error(request, 400, 'callback must be a JavaScript identifier path such as cb, jQuery_123 or app.cb.');
-  }
-  const release = get('release');
-  if (release && release !== String(state.index.release.year)) {
-    return error(request, 404, `Release "${release}" is not available: this mirror serves ${state.index.release.name} (release=${state.index.release.year}).`, callback);
-  }
+  const callback = target.format === 'jsonp' ? jsonpCallback(request, get) : undefined;
+  if (callback instanceof Response) return callback;
+  const otherRelease = releaseRefused(request, state, get, callback);
+  if (otherRelease) return otherRelease;
   const format = target.format;
   if (request.method === 'OPTIONS') {
     const body: Json = { name: target.kind === 'index-page' ? INDEX_TITLES[target.endpoint as keyof typeof INDEX_TITLES] ?? target.endpoint : target.route, renders: SERVICE_RENDERERS.map((r) => r.mediaType), parses: ['application/yaml'] };
