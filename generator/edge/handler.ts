@@ -235,7 +235,10 @@ export async function handle(request: Request, host: EdgeSite): Promise<Response
   // A collection's, group's or species' folder URL as such: the copy of its
   // first page the build writes in that folder answers it (as Netlify's rule
   // does; a static server would give the folder's page for people).
-  if (route.kind === 'list' && route.pathFilter && url.search === '' && [null, '*/*'].includes(request.headers.get('Accept')) && request.method === 'GET') {
+  // Only for a plain path: the file is asked by the request's own path, and
+  // an escaped one (%26, %2F) must not reach the site (every value the
+  // release holds is a plain segment; the list answers the others).
+  if (route.kind === 'list' && route.pathFilter && url.search === '' && !url.pathname.includes('%') && [null, '*/*'].includes(request.headers.get('Accept')) && request.method === 'GET') {
     const copy = await site.next(new Request(new URL(pathUrl(url.pathname, DEFAULT_FORMAT), url), request));
     if (copy.ok) return answer(request, 200, FORMATS[DEFAULT_FORMAT].mediaType, await copy.arrayBuffer());
     await copy.body?.cancel(); // a value the release lacks: the list answers "Not found."
