@@ -14,7 +14,7 @@
 // servers through serverCommand() below, so users and tests run the same thing.
 import { spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -263,14 +263,20 @@ export function isCompact(dir: string): boolean {
   }
 }
 
-/** A TCP port free on 127.0.0.1 right now (the system's choice). */
-function freeLoopbackPort(): Promise<number> {
+/** A port nobody listens on right now on 127.0.0.1: listen on port 0, read it, close (also the tests' free ports). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
+    server.unref();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        server.close();
+        reject(new Error('could not read the port of a free socket'));
+        return;
+      }
+      server.close(() => resolve(address.port));
     });
   });
 }
@@ -281,7 +287,7 @@ async function main(): Promise<number> {
   try {
     options = parseArgs(process.argv.slice(2));
     // netlify dev's internal static server on a free port of its own, not 3999 (taken by another netlify dev, it fails).
-    if (options.server === 'netlify') options = { ...options, staticPort: await freeLoopbackPort() };
+    if (options.server === 'netlify') options = { ...options, staticPort: await freePort() };
     command = serverCommand(options.server, options);
   } catch (error) {
     process.stderr.write(`serve: ${(error as Error).message}\n`);

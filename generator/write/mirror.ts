@@ -10,6 +10,7 @@ import path from 'node:path';
 import { GZIP_LEVEL, archiveMembers, previousMirrorKept, type ManifestSink, type MirrorOptions, type MirrorReport } from '../mirror/archive.ts';
 import { ARCHIVE, MANIFEST, rel } from '../mirror/layout.ts';
 import { manifestLine } from '../mirror/manifest.ts';
+import { remove } from './files.ts';
 
 export type { MirrorReport, MirrorOptions } from '../mirror/archive.ts';
 
@@ -97,5 +98,5 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
 
 /** A compact build has no mirror: a full build's archive and manifest left in the folder go (they are this step's files). */
 export function removeMirror(outDir: string): void {
-  for (const file of [ARCHIVE, MANIFEST]) rmSync(path.join(outDir, rel(file)), { force: true });
+  for (const file of [ARCHIVE, MANIFEST]) remove(outDir, rel(file));
 }

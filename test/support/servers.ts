@@ -4,10 +4,11 @@
 // Every request the suites make goes to 127.0.0.1 only.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { serverCommand, type ServerName } from '../../scripts/serve.ts';
+import { freePort, serverCommand, type ServerName } from '../../scripts/serve.ts';
+
+export { freePort };
 import { PROJECT_ROOT } from './paths.ts';
 
 export interface RunningServer {
@@ -21,24 +22,6 @@ export interface RunningServer {
 
 const BIN = path.join(PROJECT_ROOT, 'node_modules/.bin');
 const STARTUP_MS = 90_000;
-
-/** A port nobody listens on right now: listen on port 0, read it, close. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close();
-        reject(new Error('could not read the port of a free socket'));
-        return;
-      }
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
