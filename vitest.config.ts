@@ -41,6 +41,7 @@ export default defineConfig({
           exclude: SITE_SUITES,
           // Runs before the "site" group (Vitest runs groups in ascending order).
           sequence: { groupOrder: 0 },
+          setupFiles: ['test/support/event-loop.ts'],
         },
       },
       {
@@ -52,7 +53,7 @@ export default defineConfig({
           // background while the unit tests run (test/global-setup.ts); each file
           // waits for it (test/support/site-ready.ts).
           globalSetup: ['test/global-setup.ts'],
-          setupFiles: ['test/support/site-ready.ts'],
+          setupFiles: ['test/support/event-loop.ts', 'test/support/site-ready.ts'],
           sequence: { groupOrder: 1 },
         },
       },

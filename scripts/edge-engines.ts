@@ -132,7 +132,7 @@ async function measure(engine: Engine): Promise<void> {
   let view: string | undefined;
   let served = siteDir;
   if (engine === 'cloudflare') {
-    const made = cloudflareSiteView(siteDir, new Set(['MA0004.1', 'MA0004']));
+    const made = await cloudflareSiteView(siteDir, new Set(['MA0004.1', 'MA0004']));
     view = made.dir;
     served = made.dir;
     console.log(`${engine}: site view of ${made.files} files (Cloudflare: 100,000 at most, 20,000 on the free plan)`);

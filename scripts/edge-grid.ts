@@ -28,7 +28,7 @@ let server: EdgeServer | undefined;
 let view: string | undefined;
 if (engine) {
   const sample = engineGrid().oracle;
-  const made = engine === 'cloudflare' ? cloudflareSiteView(siteDir, idsOf(sample)) : null;
+  const made = engine === 'cloudflare' ? await cloudflareSiteView(siteDir, idsOf(sample)) : null;
   view = made?.dir;
   server = await startEdgeServer(engine, made?.dir ?? siteDir);
   console.log(`${engine} started in ${(server.startupMs / 1000).toFixed(1)} s`);

@@ -1,7 +1,6 @@
 // A bad dataset (or bad flags) stops the CLI build with every problem as
 // file:line and a fix, a non-zero exit, and the previous site untouched:
 // run as a user runs it, `node --import tsx generator/cli.ts …`.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -9,18 +8,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
+import { runScript, type Ran } from '../support/run.ts';
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+function cli(args: string[]): Promise<Ran> {
   const env = { ...process.env };
   for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), ...args], {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-    env,
-    timeout: 120_000,
-  });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runScript('generator/cli.ts', args, { env, timeout: 120_000 });
 }
 
 /** relative path → sha256 of the bytes, for every file under dir (sorted). */
@@ -49,11 +42,11 @@ describe('a build with a bad dataset or bad flags', () => {
   let clean: string;
   let before: Record<string, string>;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-bad-input-'));
     out = path.join(root, 'public');
     clean = makeRelease();
-    const r = cli(['--data', clean, '--out', out, '--base-url', BASE]);
+    const r = await cli(['--data', clean, '--out', out, '--base-url', BASE]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^built 9 matrices/);
@@ -72,7 +65,7 @@ describe('a build with a bad dataset or bad flags', () => {
     expect(leftovers(root)).toEqual([]);
   });
 
-  it('stops on several problems at once, lists each as file:line with a fix, and leaves public/ as it was', () => {
+  it('stops on several problems at once, lists each as file:line with a fix, and leaves public/ as it was', async () => {
     const bad = makeRelease();
     try {
       const j = (id: string) => path.join(bad, 'matrices', `${id}.jaspar`);
@@ -89,7 +82,7 @@ describe('a build with a bad dataset or bad flags', () => {
       // 4. a matrix file without a row
       writeFileSync(j('MA9999.1'), readFileSync(j('MA0004.1'), 'utf8').replace('MA0004.1', 'MA9999.1'));
 
-      const r = cli(['--data', bad, '--out', out, '--base-url', BASE]);
+      const r = await cli(['--data', bad, '--out', out, '--base-url', BASE]);
       expect(r.status).not.toBe(0);
       expect(r.stdout).toBe('');
       const expected = [
@@ -116,12 +109,12 @@ describe('a build with a bad dataset or bad flags', () => {
     }
   });
 
-  it('creates no output folder when there was none', () => {
+  it('creates no output folder when there was none', async () => {
     const bad = makeRelease();
     try {
       writeFileSync(path.join(bad, 'matrices', 'MA0004.1.jaspar'), '');
       const fresh = path.join(root, 'fresh', 'public');
-      const r = cli(['--data', bad, '--out', fresh, '--base-url', BASE]);
+      const r = await cli(['--data', bad, '--out', fresh, '--base-url', BASE]);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toContain(`${shown(path.join(bad, 'matrices', 'MA0004.1.jaspar'))}:1: the matrix file is empty`);
       expect(existsSync(fresh)).toBe(false);
@@ -132,10 +125,10 @@ describe('a build with a bad dataset or bad flags', () => {
     }
   });
 
-  it('says clearly when --data is not a release folder', () => {
+  it('says clearly when --data is not a release folder', async () => {
     const empty = mkdtempSync(path.join(os.tmpdir(), 'jaspar-empty-'));
     try {
-      const r = cli(['--data', empty, '--out', out, '--base-url', BASE]);
+      const r = await cli(['--data', empty, '--out', out, '--base-url', BASE]);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toContain(`${shown(path.join(empty, 'matrices.csv'))}:1: matrices.csv is missing`);
       expect(r.stderr).toMatch(/fix: point --data at a JASPAR release folder/);
@@ -147,9 +140,9 @@ describe('a build with a bad dataset or bad flags', () => {
     }
   });
 
-  it('says clearly when --data does not exist', () => {
+  it('says clearly when --data does not exist', async () => {
     const missing = path.join(root, 'no-such-release');
-    const r = cli(['--data', missing, '--out', out, '--base-url', BASE]);
+    const r = await cli(['--data', missing, '--out', out, '--base-url', BASE]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/matrices\.csv is missing/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -160,8 +153,8 @@ describe('a build with a bad dataset or bad flags', () => {
     ['ftp://x', /--base-url "ftp:\/\/x" must start with http:\/\/ or https:\/\//],
     ['not a url', /--base-url "not a url" is not an absolute URL/],
     ['http://x/?q=1', /must not carry a query or fragment/],
-  ])('refuses --base-url %j with a clear message and leaves public/ as it was', (url, message) => {
-    const r = cli(['--data', clean, '--out', out, '--base-url', url]);
+  ])('refuses --base-url %j with a clear message and leaves public/ as it was', async (url, message) => {
+    const r = await cli(['--data', clean, '--out', out, '--base-url', url]);
     expect(r.status).not.toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(message);
@@ -170,8 +163,8 @@ describe('a build with a bad dataset or bad flags', () => {
     expect(leftovers(root)).toEqual([]);
   });
 
-  it('refuses an unknown flag with a message, not a stack trace', () => {
-    const r = cli(['--data', clean, '--out', out, '--base-url', BASE, '--bogus']);
+  it('refuses an unknown flag with a message, not a stack trace', async () => {
+    const r = await cli(['--data', clean, '--out', out, '--base-url', BASE, '--bogus']);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/Unknown option '--bogus'/);
     expect(r.stderr).not.toMatch(/\n\s+at /);

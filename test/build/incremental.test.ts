@@ -1,24 +1,18 @@
 // A rebuild of an unchanged release does nothing; a changed matrix rewrites
 // its own files, the pages that list it and the whole-release files, and
 // nothing else keeps anything but its mtime. Run as a user runs it.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
-import { PROJECT_ROOT } from '../support/paths.ts';
+import { runScript } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 
-function cli(data: string, out: string) {
+async function cli(data: string, out: string): Promise<string> {
   const env = { ...process.env };
   for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', data, '--out', out, '--base-url', 'http://localhost:8080'], {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-    env,
-    timeout: 120_000,
-  });
+  const r = await runScript('generator/cli.ts', ['--data', data, '--out', out, '--base-url', 'http://localhost:8080'], { env, timeout: 120_000 });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return r.stdout;
@@ -35,19 +29,19 @@ describe('rebuilding', () => {
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('an unchanged release: up to date, nothing written', () => {
-    cli(data, out);
+  it('an unchanged release: up to date, nothing written', async () => {
+    await cli(data, out);
     const before = mtimes(out);
-    const stdout = cli(data, out);
+    const stdout = await cli(data, out);
     expect(stdout).toMatch(/^built 9 matrices, .*\(up to date, nothing written\)/);
     expect(mtimes(out)).toEqual(before);
   }, 120_000);
 
-  it('one matrix changed: its files, the lists that show it and the whole-release files', () => {
+  it('one matrix changed: its files, the lists that show it and the whole-release files', async () => {
     const before = mtimes(out);
     const file = path.join(data, 'matrices', 'MA0004.1.jaspar');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
-    const stdout = cli(data, out);
+    const stdout = await cli(data, out);
     const rewritten = Object.entries(mtimes(out)).filter(([f, m]) => before[f] !== m).map(([f]) => f);
     // The count is the writer's: the mirror archive and manifest are written after it.
     const reported = Number(/\((\d+) written, 0 removed/.exec(stdout)?.[1]);

@@ -7,6 +7,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,9 +50,7 @@ function bumpFirstCount(file: string): number {
 }
 
 const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
 function temp(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-input-files-'));
   made.push(dir);

@@ -3,7 +3,7 @@
 // jaspar and MEME format, the CORE metadata table) with no --release (the
 // files' year picks data/release-2026.yaml). A folder with a conflict stops
 // the build before anything is written.
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/paths.ts';
+import { runScript, type Ran } from '../support/run.ts';
 
 const PARTIAL_2026 = path.join(PROJECT_ROOT, 'data/jaspar-2026-partial');
 const BUNDLE = 'JASPAR2026_CORE_plants_non-redundant_pfms_jaspar.txt';
@@ -23,10 +24,8 @@ function env(): NodeJS.ProcessEnv {
   return e;
 }
 /** A short run (one that stops at the dataset). */
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [...CLI, ...args], { cwd: PROJECT_ROOT, encoding: 'utf8', env: env(), timeout: 120_000 });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+function cli(args: string[]): Promise<Ran> {
+  return runScript('generator/cli.ts', args, { env: env(), timeout: 120_000 });
 }
 /** jaspar bundle → record text by id. */
 const records = (text: string) => new Map(text.split(/(?=^>)/m).map((r) => [r.slice(1, r.indexOf('\t')), r]));
@@ -71,7 +70,7 @@ describe('a build from JASPAR 2026 download files', () => {
     expect(ours).toEqual(theirs);
   });
 
-  it('a conflict between two files stops the build with file:line, and nothing is written', () => {
+  it('a conflict between two files stops the build with file:line, and nothing is written', async () => {
     const bad = path.join(root, 'bad');
     const bundle = readFileSync(path.join(PARTIAL_2026, BUNDLE), 'utf8');
     const table = readFileSync(path.join(PARTIAL_2026, 'ultimate_metadata_table_CORE.tsv'), 'utf8');
@@ -80,7 +79,7 @@ describe('a build from JASPAR 2026 download files', () => {
     mkdirSync(folder);
     writeFileSync(path.join(folder, BUNDLE), bundle);
     writeFileSync(path.join(folder, 'ultimate_metadata_table_CORE.tsv'), table.replace('\tMA0021.1\tMA0021\t1\tDof3\t', '\tMA0021.1\tMA0021\t1\tDOF3\t'));
-    const r = cli(['--data', folder, '--out', bad, '--base-url', BASE]);
+    const r = await cli(['--data', folder, '--out', bad, '--base-url', BASE]);
     expect(r.status).toBe(1);
     const line = table.split('\n').findIndex((l) => l.includes('\tMA0021.1\t')) + 1;
     expect(r.stderr).toContain(`ultimate_metadata_table_CORE.tsv:${line}: MA0021.1 is named "DOF3" here but "Dof3" in `);

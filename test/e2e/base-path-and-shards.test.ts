@@ -7,7 +7,8 @@
 //   folders in their shard folders (issue 13: they pointed at
 //   /api/v1/matrix/:id/:id/).
 // Both through Netlify's engine (netlify dev) and http-server.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,8 +40,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const s of servers) await s.stop();
-  rmSync(root, { recursive: true, force: true });
-  rmSync(data, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true });
+  await rm(data, { recursive: true, force: true });
 }, 60_000);
 
 /** Site paths (no query) every page reachable from `starts` links to: href, src, the search index. The

@@ -11,7 +11,7 @@
 // Cloudflare refuses the full build (144,000 files, a Worker's assets take
 // 100,000): it gets the site without the matrix folders the grid does not
 // name (cloudflareSiteView), as the engines test does.
-import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { handle } from '../../generator/edge/handler.ts';
 import { ENGINES, cloudflareSiteView, startEdgeServer, type EdgeServer, type Engine } from '../support/edge-servers.ts';
@@ -59,7 +59,7 @@ describe.each(ENGINES)('edge handler on %s against the DRF oracle', (engine: Eng
   beforeAll(async () => {
     let served = siteDir;
     if (engine === 'cloudflare') {
-      const made = cloudflareSiteView(siteDir, idsOf([...ORACLE_REQUESTS, ...FILE_REQUESTS]));
+      const made = await cloudflareSiteView(siteDir, idsOf([...ORACLE_REQUESTS, ...FILE_REQUESTS]));
       view = made.dir;
       served = made.dir;
     }
@@ -68,7 +68,7 @@ describe.each(ENGINES)('edge handler on %s against the DRF oracle', (engine: Eng
 
   afterAll(async () => {
     await server?.stop();
-    if (view) rmSync(view, { recursive: true, force: true });
+    if (view) await rm(view, { recursive: true, force: true });
   });
 
   it('answers the grid sample as the service does', { timeout: 600_000 }, async () => {

@@ -12,7 +12,8 @@
 // take at most 100,000, and the 89 MiB mirror archive where one asset takes at
 // most 25 MiB): it is given a view of the site without the archive and with
 // the matrix folders of the sample matrices only (cloudflareSiteView).
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ENGINES, cloudflareSiteView, startEdgeServer, type EdgeServer, type Engine } from '../support/edge-servers.ts';
@@ -40,7 +41,7 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
 
   beforeAll(async () => {
     if (engine === 'cloudflare') {
-      const made = cloudflareSiteView(siteDir, SAMPLE_IDS);
+      const made = await cloudflareSiteView(siteDir, SAMPLE_IDS);
       view = made.dir;
       servedDir = made.dir;
     }
@@ -49,7 +50,7 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
 
   afterAll(async () => {
     await server?.stop();
-    if (view) rmSync(view, { recursive: true, force: true });
+    if (view) await rm(view, { recursive: true, force: true });
   });
 
   it('a request reaches the handler, with its path and query', async () => {

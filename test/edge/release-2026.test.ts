@@ -4,7 +4,8 @@
 // bundles and the 2026 metadata table), compact (the handler renders the
 // rest), and asked through the edge handler in process.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -26,7 +27,7 @@ beforeAll(async () => {
     maxBuffer: 16 * 1024 * 1024,
   });
 }, 300_000);
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => rm(root, { recursive: true, force: true }));
 
 async function json(url: string): Promise<{ status: number; body: { count?: number; results?: { matrix_id: string }[]; detail?: string } }> {
   const response = await handle(new Request(`${SITE_BASE_URL}${url}`), folderSite(out));

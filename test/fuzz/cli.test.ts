@@ -5,14 +5,15 @@
 // and no temporary folder behind; an accepted one must replace the site with
 // one that, read back from disk, says exactly what the files say.
 // FUZZ_CLI_RUNS sets the number of cases (default 3 + 4), FUZZ_SEED replays.
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/paths.ts';
+import { runScript, type Ran } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 import { baseFiles, corrupt, specArb, valueArb, writeFiles, type Spec } from './corrupt.ts';
 import { checkSite, referenceRelease, type Files } from './oracle.ts';
@@ -21,14 +22,10 @@ import { diagnosticFaults, FUZZ_BASE_URL } from './run.ts';
 const RUNS = Number(process.env.FUZZ_CLI_RUNS ?? 7);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
-function cli(data: string, out: string): { status: number | null; stdout: string; stderr: string } {
+function cli(data: string, out: string): Promise<Ran> {
   const env = { ...process.env };
   for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', data, '--out', out, '--base-url', FUZZ_BASE_URL], {
-    cwd: PROJECT_ROOT, encoding: 'utf8', env, timeout: 120_000,
-  });
-  if (r.error) throw r.error;
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runScript('generator/cli.ts', ['--data', data, '--out', out, '--base-url', FUZZ_BASE_URL], { env, timeout: 120_000 });
 }
 
 function snapshot(dir: string): Map<string, string> {
@@ -40,30 +37,30 @@ let out: string;
 let base: Files;
 const tally = { cases: 0, built: 0, refused: 0, ms: 0 };
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-fuzz-cli-'));
   out = path.join(root, 'public');
   base = baseFiles();
   const data = path.join(root, 'clean');
   writeFiles(base, data);
-  const r = cli(data, out);
+  const r = await cli(data, out);
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
 }, 180_000);
 
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
   console.log(`fuzz (real CLI builds): ${tally.cases} cases, ${tally.built} built and checked from disk, ${tally.refused} refused with the previous site intact; ${(tally.ms / 1000).toFixed(1)} s`);
 });
 
-function runCli(specs: Spec[]): void {
+async function runCli(specs: Spec[]): Promise<void> {
   const files = new Map(base);
   const expectation = corrupt(files, specs);
   const data = path.join(root, 'data');
   writeFiles(files, data);
   const before = snapshot(out);
   const started = performance.now();
-  const r = cli(data, out);
+  const r = await cli(data, out);
   tally.ms += performance.now() - started;
   tally.cases++;
   const label = JSON.stringify(specs);
@@ -103,11 +100,11 @@ describe('fuzzed releases through the real CLI', () => {
     value: valueArb,
   });
 
-  it(`accepted changes replace the site with one that says what the files say (${Math.floor(RUNS / 2)} cases)`, () => {
-    fc.assert(fc.property(fc.array(benign, { minLength: 1, maxLength: 2 }), runCli), { numRuns: Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
+  it(`accepted changes replace the site with one that says what the files say (${Math.floor(RUNS / 2)} cases)`, async () => {
+    await fc.assert(fc.asyncProperty(fc.array(benign, { minLength: 1, maxLength: 2 }), runCli), { numRuns: Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
   }, 600_000);
 
-  it(`any corruption is refused without touching the previous site, or built exactly (${RUNS - Math.floor(RUNS / 2)} cases)`, () => {
-    fc.assert(fc.property(fc.array(specArb, { minLength: 1, maxLength: 2 }), runCli), { numRuns: RUNS - Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
+  it(`any corruption is refused without touching the previous site, or built exactly (${RUNS - Math.floor(RUNS / 2)} cases)`, async () => {
+    await fc.assert(fc.asyncProperty(fc.array(specArb, { minLength: 1, maxLength: 2 }), runCli), { numRuns: RUNS - Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
   }, 600_000);
 });

@@ -14,6 +14,7 @@
 // FUZZ_RUNS scales both (default 400 and 120 cases); FUZZ_SEED replays a run.
 // The number of cases, how they ended and the time are printed.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -24,6 +25,7 @@ import { pyFixed } from '../../generator/formats/numbers.ts';
 import { KIND_NAMES, baseFiles, corrupt, specArb, writeFiles, type Kind } from './corrupt.ts';
 import type { Files } from './oracle.ts';
 import { runCase } from './run.ts';
+import { turn } from '../support/run.ts';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -39,8 +41,8 @@ beforeAll(() => {
   base = baseFiles();
 });
 
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
   const kinds = [...byKind].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k} ${v.built}/${v.rejected}`).join(', ');
   console.log(`fuzz (dataset, in process): ${tally.cases} cases, ${tally.built} built and checked, ${tally.rejected} refused with ${tally.problems} diagnostics; ${(tally.ms / 1000).toFixed(1)} s in the loader and planner, slowest case ${tally.slowest.toFixed(0)} ms\n  by corruption (built/refused, single-corruption cases): ${kinds}`);
 });
@@ -59,10 +61,11 @@ function record(result: { outcome: 'built' | 'rejected'; ms: number; problems: u
 }
 
 describe('fuzzed releases', () => {
-  it(`a corrupted real release is refused with file:line diagnostics or built exactly as its files say (${RUNS} cases)`, () => {
+  it(`a corrupted real release is refused with file:line diagnostics or built exactly as its files say (${RUNS} cases)`, async () => {
     let n = 0;
-    fc.assert(
-      fc.property(fc.array(specArb, { minLength: 1, maxLength: 3 }), (specs) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(specArb, { minLength: 1, maxLength: 3 }), async (specs) => {
+        await turn(); // the cases are synchronous: one turn of the event loop each (test/support/event-loop.ts)
         const files = new Map(base);
         const expectation = corrupt(files, specs);
         const dir = path.join(root, `case-${n++}`);
@@ -77,8 +80,9 @@ describe('fuzzed releases', () => {
     );
   }, 300_000);
 
-  it('every single corruption kind, once each, ends as it must', () => {
-    KIND_NAMES.forEach((kind, i) => {
+  it('every single corruption kind, once each, ends as it must', async () => {
+    for (const [i, kind] of KIND_NAMES.entries()) {
+      await turn();
       const files = new Map(base);
       const spec = { kind, a: 7 * i + 3, b: 131 * i + 17, value: 'NaN' };
       const expectation = corrupt(files, [spec]);
@@ -89,7 +93,7 @@ describe('fuzzed releases', () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
-    });
+    }
   });
 
   // ---------------------------------------------------------- valid random releases
@@ -152,10 +156,11 @@ describe('fuzzed releases', () => {
   }
 
   const VALID_RUNS = Math.max(10, Math.round(RUNS * 0.3));
-  it(`a random valid release builds, and every resource in every format says what its files say (${VALID_RUNS} cases)`, () => {
+  it(`a random valid release builds, and every resource in every format says what its files say (${VALID_RUNS} cases)`, async () => {
     let n = 0;
-    fc.assert(
-      fc.property(fc.array(matrixArb, { minLength: 1, maxLength: 14 }), (matrices) => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(matrixArb, { minLength: 1, maxLength: 14 }), async (matrices) => {
+        await turn();
         const files = releaseFiles(matrices);
         const dir = path.join(root, `valid-${n++}`);
         writeFiles(files, dir);

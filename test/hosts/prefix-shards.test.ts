@@ -3,7 +3,8 @@
 // Caddy and Apache: the configs find the files where routes/ puts them. The
 // site is a small tree written here at the paths routes/ gives (each file
 // holds its own path), so no full build of a 10x release is needed.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +43,7 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-prefix-shards-'));
 // Readable by others: Apache started as root serves as "nobody".
 chmodSync(root, 0o755);
 const site = path.join(root, 'site');
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => rm(root, { recursive: true, force: true }));
 
 describe.each(['nginx', 'caddy', 'apache'] as const)('%s, prefix /jaspar, sharded folders', (server) => {
   let running: RunningServer | undefined;

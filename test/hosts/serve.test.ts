@@ -1,15 +1,14 @@
 // npm run serve: what it says when it cannot start (the servers starting
 // from it: conformance.test.ts, prefix-shards.test.ts).
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MissingServer, findBinary, isCompact, netlifyEdgeMissing, serverCommand } from '../../scripts/serve.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
+import { runScript } from '../support/run.ts';
 
-const serve = (...args: string[]) =>
-  spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/serve.ts'), ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+const serve = (...args: string[]) => runScript('scripts/serve.ts', args);
 
 describe('npm run serve', () => {
   it('names a missing server and the command that installs it, installing nothing', () => {
@@ -26,8 +25,8 @@ describe('npm run serve', () => {
     [['--server', 'nginx', '--port', 'eighty'], /--port must be a port number/],
     [['--server', 'nginx', '--dir', '/nonexistent/site'], /holds no built site \(fix: npm run build/],
     [['--servr', 'nginx'], /unknown or incomplete option "--servr"/],
-  ])('refuses %j and exits 2', (args, message) => {
-    const run = serve(...args);
+  ])('refuses %j and exits 2', async (args, message) => {
+    const run = await serve(...args);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(message);
   });

@@ -11,13 +11,15 @@
 // cloudflare/worker.ts) unless `handler` names another module exporting
 // handle() with the same signature (the tests' double).
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
 import { netlifyProject, wranglerProject } from '../../generator/edge/hosts/projects.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { turn } from './run.ts';
 
 export type Engine = 'netlify' | 'cloudflare';
 export const ENGINES: readonly Engine[] = ['netlify', 'cloudflare'];
@@ -145,7 +147,7 @@ export async function startEdgeServer(engine: Engine, siteDir: string, options: 
     // Stragglers of the group (workerd, deno) once the CLI is gone.
     await new Promise((resolve) => setTimeout(resolve, 200));
     killGroup(child.pid, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    await rm(dir, { recursive: true, force: true });
   };
 
   const readyPath = options.readyPath ?? '/api/v1/';
@@ -186,16 +188,19 @@ export const CLOUDFLARE_ASSETS = { maxFiles: 100_000, maxFilesFree: 20_000, maxF
  * folder: what a host that refuses some of the site is given. Returns the
  * folder and its file count; the caller removes it.
  */
-export function siteView(siteDir: string, include: (relative: string, bytes: number) => boolean): { dir: string; files: number } {
+export async function siteView(siteDir: string, include: (relative: string, bytes: number) => boolean): Promise<{ dir: string; files: number }> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-edge-view-'));
   let files = 0;
-  const walk = (relative: string) => {
+  let seen = 0;
+  const walk = async (relative: string) => {
     for (const entry of readdirSync(path.join(siteDir, relative), { withFileTypes: true })) {
       const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
-        walk(child);
+        await walk(child);
         continue;
       }
+      // A turn of the event loop now and then: a test worker must not block for long (test/support/event-loop.ts).
+      if (++seen % 500 === 0) await turn();
       const source = path.join(siteDir, child);
       if (!include(child, statSync(source).size)) continue;
       const target = path.join(dir, child);
@@ -208,7 +213,7 @@ export function siteView(siteDir: string, include: (relative: string, bytes: num
       files++;
     }
   };
-  walk('');
+  await walk('');
   return { dir, files };
 }
 
@@ -220,14 +225,14 @@ const MATRIX_FOLDER = /^api\/v1\/matrix\/([A-Z]{2}[0-9]{4}(?:\.[0-9]+)?)\//;
  * build's 144,592 files are over the 100,000 a Worker's assets may have; a
  * compact build is what a real deployment needs). Throws if it is still over.
  */
-export function cloudflareSiteView(siteDir: string, keepIds: ReadonlySet<string>): { dir: string; files: number } {
-  const made = siteView(siteDir, (relative, bytes) => {
+export async function cloudflareSiteView(siteDir: string, keepIds: ReadonlySet<string>): Promise<{ dir: string; files: number }> {
+  const made = await siteView(siteDir, (relative, bytes) => {
     if (bytes > CLOUDFLARE_ASSETS.maxFileBytes) return false;
     const folder = MATRIX_FOLDER.exec(relative);
     return folder === null || keepIds.has(folder[1]);
   });
   if (made.files > CLOUDFLARE_ASSETS.maxFiles) {
-    rmSync(made.dir, { recursive: true, force: true });
+    await rm(made.dir, { recursive: true, force: true });
     throw new Error(`${made.files} files: over Cloudflare's ${CLOUDFLARE_ASSETS.maxFiles} even without the other matrices' folders`);
   }
   return made;

@@ -2,7 +2,7 @@
 // missing, empty or its own previous output, and refuses everything else
 // before touching anything. Each refused case leaves the folder and
 // everything around it byte-identical (a snapshot of the whole sandbox).
-import { spawnSync } from 'node:child_process';
+import { run } from '../support/run.ts';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -153,13 +153,13 @@ describe('build() refuses before anything else', () => {
 });
 
 describe('the CLI', () => {
-  it.each([[''], ['.']])('refuses --out %j in a project checkout, touching nothing', (flag) => {
+  it.each([[''], ['.']])('refuses --out %j in a project checkout, touching nothing', async (flag) => {
     const cwd = at('home/project');
     const before = treeSnapshot(sandbox);
     // tsx named by its path: the sandbox has no node_modules to find it from.
     const tsx = pathToFileURL(path.join(PROJECT_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-    const r = spawnSync(process.execPath, ['--import', tsx, path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', release, '--out', flag], {
-      cwd, encoding: 'utf8', timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' },
+    const r = await run(process.execPath, ['--import', tsx, path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', release, '--out', flag], {
+      cwd, timeout: 60_000, env: { ...process.env, NODE_OPTIONS: '' },
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/^build stopped: --out \.: is the current folder \(fix: name a new or empty folder/);
