@@ -127,7 +127,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
   plan.add(outputFile(SEARCH_INDEX), searchIndex(release));
   plan.add(outputFile(SEARCH_PAGE), searchPage(release, base));
-  plan.add(outputFile(HOME), homePage(release, base, layout, listPages));
+  plan.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) plan.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.

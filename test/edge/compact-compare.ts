@@ -71,9 +71,9 @@ export async function compareCompact(fullDir: string, compactDir: string, { samp
     different: [],
     kinds: new Map(),
   };
-  // Kept files are the full build's, but for the index (it says "compact") and the downloads page (no archive).
+  // Kept files are the full build's, but for the edge index (it says "compact") and the home and downloads pages (no archive).
   for (const f of compact) {
-    if (!inFull.has(f) || f === '_edge/index.json' || f === 'download/index.html') continue;
+    if (!inFull.has(f) || f === '_edge/index.json' || f === 'download/index.html' || f === 'index.html') continue;
     if (!readFileSync(path.join(compactDir, f)).equals(readFileSync(path.join(fullDir, f)))) result.changedKept.push(f);
   }
   forgetIndexes();

@@ -98,6 +98,12 @@ describe('compact build', () => {
     expect(c.different, problems(c.different)).toEqual([]);
     expect(c.compared).toBe(c.fullFiles - c.compactFiles - 2); // all but the archive and its manifest
     expect([...c.kinds.keys()].sort()).toEqual(KINDS);
+    // The pages that offer the archive say a compact build has none; the full build's offer it.
+    const page = (dir: string, file: string) => readFileSync(path.join(dir, file), 'utf8');
+    expect(page(full, 'index.html')).toContain('this site as one archive');
+    expect(page(compact, 'index.html')).not.toContain('this site as one archive');
+    expect(page(compact, 'index.html')).toContain('This compact build has no archive of the site');
+    expect(page(compact, 'download/index.html')).toContain('there is no archive of the whole site here');
   });
 
   it('a full build answers a missing file with the host\'s 404; a compact one, a path the full build has not, too', async () => {
