@@ -41,7 +41,7 @@ import { FILTER_COMBINATIONS } from '../plan/views.ts';
 import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
 import { QueryTooLarge, lastValue, parseQuery, pyInt, rewriteQuery, type QueryPairs } from './query.ts';
-import { renderFile } from './render-missing.ts';
+import { renderFile, renderable } from './render-missing.ts';
 import { BadParameter, select, selectionOf } from './select.ts';
 
 export interface EdgeSite {
@@ -302,13 +302,19 @@ function withMissingRendered(site: EdgeSite): EdgeSite {
 async function renderMissing(request: Request, site: EdgeSite): Promise<Response | null> {
   const { pathname } = new URL(request.url);
   if (pathname.length > MAX_PATH_LENGTH) return null;
-  let state: Loaded;
   let path: string;
   try {
-    state = await load(site);
     path = decodeURIComponent(pathname);
   } catch {
-    return null; // no indexes (the handler says why when it needs them) or a path that is not UTF-8: the host's 404
+    return null; // a path that is not UTF-8: the host's 404
+  }
+  // A missing page or asset is the host's 404 at once: it never waits for the indexes.
+  if (!renderable(path)) return null;
+  let state: Loaded;
+  try {
+    state = await load(site);
+  } catch {
+    return null; // no indexes (the handler says why when it needs them): the host's 404
   }
   if (!state.index.compact) return null;
   const file = await renderFile(path, {

@@ -68,6 +68,14 @@ const MAX_VIEWS = 64;
 
 const rebuilt = new WeakMap<EdgeIndex, Promise<Rebuilt>>();
 
+/** The first-page copies' folders (folder → the list page it copies), once per instance. */
+const copies = new WeakMap<EdgeIndex, Map<string, string>>();
+function copiesOf(index: EdgeIndex): Map<string, string> {
+  let made = copies.get(index);
+  if (!made) copies.set(index, (made = new Map(firstPageCopies(index.filterValues))));
+  return made;
+}
+
 function rebuild(source: CompactSource): Promise<Rebuilt> {
   let done = rebuilt.get(source.index);
   if (!done) {
@@ -100,6 +108,9 @@ const INDEX_LIST = new RegExp(`^${API}/(collections|taxon|species|releases)/(?:p
 const RELEASE_DIR = new RegExp(`^${API}/releases/[^/]+/$`);
 const SITES_DIR = new RegExp(`^${API}/sites/([^/]+)/$`);
 const LOGO = new RegExp(`^${LOGOS}(?:[^/]+/)?([^/]+)\\.svg$`);
+
+/** Whether renderFile may answer this path (decoded): an API file or a logo; anything else it answers null. */
+export const renderable = (path: string) => path.startsWith(`${API}/`) || LOGO.test(path);
 
 /**
  * The full build's file at this URL path (decoded, relative to the site), or
@@ -139,8 +150,8 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
   const { index } = source;
   // /api/v1/matrix/index.html: the list's first page for people (build.ts).
   if (dir === `${LIST}/`) return format === 'api' ? plannedAt(listDir(1), format, source) : null;
-  const copy = firstPageCopies(index.filterValues).find(([into]) => into === dir);
-  if (copy) return plannedAt(copy[1], format, source);
+  const copy = copiesOf(index).get(dir);
+  if (copy !== undefined) return plannedAt(copy, format, source);
 
   const view = LIST_VIEW.exec(dir);
   if (view) {
