@@ -10,7 +10,8 @@ export interface Problem {
 
 export class DatasetError extends Error {
   constructor(readonly problems: Problem[]) {
-    super(`the dataset has ${count(problems.length)} problem${problems.length === 1 ? '' : 's'}${summaryNote(problems)}:\n${summariseProblems(problems)}`);
+    const { note, text } = summarise(problems, PER_KIND);
+    super(`the dataset has ${count(problems.length)} problem${problems.length === 1 ? '' : 's'}${note}:\n${text}`);
     this.name = 'DatasetError';
   }
 }
@@ -30,39 +31,33 @@ export function kindOf(p: Problem): string {
   return p.message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/[0-9]+/g, 'N');
 }
 
-function kinds(problems: Problem[]): Map<string, number> {
-  const total = new Map<string, number>();
-  for (const p of problems) {
-    const k = kindOf(p);
-    total.set(k, (total.get(k) ?? 0) + 1);
-  }
-  return total;
-}
-
-function summaryNote(problems: Problem[]): string {
-  const total = kinds(problems);
-  if (![...total.values()].some((n) => n > PER_KIND)) return '';
-  return ` of ${count(total.size)} kind${total.size === 1 ? '' : 's'} (the first ${PER_KIND} of each kind listed)`;
-}
-
 /**
  * The report in the problems' order, at most perKind problems of each kind;
  * after the last one listed of a kind, how many more there are like it.
  */
 export function summariseProblems(problems: Problem[], perKind = PER_KIND): string {
-  const total = kinds(problems);
+  return summarise(problems, perKind).text;
+}
+
+/** The report, and the note on the kinds when some kind is cut short; each problem's kind worked out once. */
+function summarise(problems: Problem[], perKind: number): { note: string; text: string } {
+  const kindsOf = problems.map(kindOf);
+  const total = new Map<string, number>();
+  for (const k of kindsOf) total.set(k, (total.get(k) ?? 0) + 1);
   const shown = new Map<string, number>();
   const out: string[] = [];
-  for (const p of problems) {
-    const k = kindOf(p);
+  problems.forEach((p, i) => {
+    const k = kindsOf[i];
     const n = (shown.get(k) ?? 0) + 1;
     shown.set(k, n);
-    if (n > perKind) continue;
+    if (n > perKind) return;
     out.push(line(p));
     const rest = total.get(k)! - perKind;
     if (n === perKind && rest > 0) out.push(`  … and ${count(rest)} more like this`);
-  }
-  return out.join('\n');
+  });
+  const cut = [...total.values()].some((n) => n > perKind);
+  const note = cut ? ` of ${count(total.size)} kind${total.size === 1 ? '' : 's'} (the first ${perKind} of each kind listed)` : '';
+  return { note, text: out.join('\n') };
 }
 
 /** Escapes what could break a line of the report (a raw newline from a

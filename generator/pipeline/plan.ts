@@ -166,7 +166,10 @@ export class OutputPlan {
       const a = first.split('/');
       const b = second.split('/');
       const i = a.findIndex((segment, j) => segment !== b[j]);
-      const values = [a[i], b[i]].map((v) => `"${v}"${sourceOf(v) ? ` (${sourceOf(v)})` : ''}`);
+      const values = [a[i], b[i]].map((v) => {
+        const source = sourceOf(v);
+        return `"${v}"${source ? ` (${source})` : ''}`;
+      });
       return {
         file: second,
         line: 0,

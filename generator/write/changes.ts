@@ -53,11 +53,11 @@ export type OutputProblem = string;
 
 /**
  * Links and other non-regular entries in the output folder, before anything
- * is written. With a trusted previous state: every folder it records, looked
- * at itself (a folder on the way to any output is one of them), the files
- * that are not as it recorded them (altered: a file replaced by a link is
- * one), and the entries it does not know (extras); without one, the whole
- * folder, walked without entering links.
+ * is written. With a trusted previous state, what treeChanges found: the
+ * files that are not as it recorded them (altered: a file replaced by a link
+ * is one) and the entries it does not know or that are no longer folders
+ * (extras: a recorded folder, on the way to any output, replaced by a link is
+ * one); without one, the whole folder, walked without entering links.
  */
 export function outputProblems(root: string, previous: BuildState | null, altered: ReadonlySet<string>, extras: readonly string[]): OutputProblem[] {
   const problems: OutputProblem[] = [];
@@ -68,7 +68,6 @@ export function outputProblems(root: string, previous: BuildState | null, altere
   };
   if (lstatAt(root, '') === undefined) return problems;
   if (previous) {
-    for (const dir of previous.dirs.keys()) if (dir) look(dir);
     for (const rel of altered) look(rel);
     for (const rel of extras) look(rel);
   } else {
