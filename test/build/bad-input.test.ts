@@ -8,13 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
-import { runScript, type Ran } from '../support/run.ts';
+import { runCli, type Ran } from '../support/run.ts';
 
-function cli(args: string[]): Promise<Ran> {
-  const env = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  return runScript('generator/cli.ts', args, { env, timeout: 120_000 });
-}
+const cli = (args: string[]): Promise<Ran> => runCli(args, { timeout: 120_000 });
 
 /** relative path → sha256 of the bytes, for every file under dir (sorted). */
 function snapshot(dir: string): Record<string, string> {

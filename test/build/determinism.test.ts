@@ -1,26 +1,17 @@
 // Two builds of the same input are byte-identical; the base URL changes
 // nothing but the URLs.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
-import { PROJECT_ROOT, SITE_BASE_URL, dataDir } from '../support/paths.ts';
+import { SITE_BASE_URL, dataDir } from '../support/paths.ts';
+import { buildOk, turn } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 
-const run = promisify(execFile);
-
 async function build(data: string, out: string, baseUrl: string): Promise<void> {
-  const env = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  await run(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', data, '--out', out, '--base-url', baseUrl], {
-    cwd: PROJECT_ROOT,
-    env,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  await buildOk(['--data', data, '--out', out, '--base-url', baseUrl]);
 }
 
 /**
@@ -31,7 +22,7 @@ async function build(data: string, out: string, baseUrl: string): Promise<void> 
 async function differences(a: string, b: string, files: string[], rewrite?: (text: string) => string, limit = 20): Promise<string[]> {
   const diff: string[] = [];
   for (const [i, f] of files.entries()) {
-    if (i % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
+    if (i % 500 === 499) await turn();
     const x = readFileSync(path.join(a, f));
     let y = readFileSync(path.join(b, f));
     if (rewrite) {

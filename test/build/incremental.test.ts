@@ -6,13 +6,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
-import { runScript } from '../support/run.ts';
+import { runCli } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 
 async function cli(data: string, out: string): Promise<string> {
-  const env = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  const r = await runScript('generator/cli.ts', ['--data', data, '--out', out, '--base-url', 'http://localhost:8080'], { env, timeout: 120_000 });
+  const r = await runCli(['--data', data, '--out', out, '--base-url', 'http://localhost:8080'], { timeout: 120_000 });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return r.stdout;

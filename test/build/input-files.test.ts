@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
+import { cliEnv } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 
 /** relative path → sha256 of the bytes, for every file under dir. */
@@ -20,10 +21,8 @@ const snapshot = (dir: string) => Object.fromEntries(listFiles(dir).map((f) => [
 
 /** The CLI in a child process; asynchronous, so that the test worker keeps answering vitest meanwhile. */
 function cli(args: string[], timeout = 120_000): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--base-url', 'http://localhost:8080', ...args], { cwd: PROJECT_ROOT, env });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--base-url', 'http://localhost:8080', ...args], { cwd: PROJECT_ROOT, env: cliEnv() });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

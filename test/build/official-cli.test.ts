@@ -3,30 +3,20 @@
 // jaspar and MEME format, the CORE metadata table) with no --release (the
 // files' year picks data/release-2026.yaml). A folder with a conflict stops
 // the build before anything is written.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/paths.ts';
-import { runScript, type Ran } from '../support/run.ts';
+import { buildOk, runCli, type Ran } from '../support/run.ts';
 
 const PARTIAL_2026 = path.join(PROJECT_ROOT, 'data/jaspar-2026-partial');
 const BUNDLE = 'JASPAR2026_CORE_plants_non-redundant_pfms_jaspar.txt';
 const BASE = 'http://localhost:8080';
 
-const CLI = ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts')];
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete e[key];
-  return e;
-}
 /** A short run (one that stops at the dataset). */
-function cli(args: string[]): Promise<Ran> {
-  return runScript('generator/cli.ts', args, { env: env(), timeout: 120_000 });
-}
+const cli = (args: string[]): Promise<Ran> => runCli(args, { timeout: 120_000 });
 /** jaspar bundle → record text by id. */
 const records = (text: string) => new Map(text.split(/(?=^>)/m).map((r) => [r.slice(1, r.indexOf('\t')), r]));
 
@@ -40,7 +30,7 @@ describe('a build from JASPAR 2026 download files', () => {
   beforeAll(async () => {
     root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-official-cli-'));
     out = path.join(root, 'public');
-    run = await promisify(execFile)(process.execPath, [...CLI, '--data', PARTIAL_2026, '--out', out, '--base-url', BASE], { cwd: PROJECT_ROOT, env: env(), maxBuffer: 1 << 24 });
+    run = await buildOk(['--data', PARTIAL_2026, '--out', out, '--base-url', BASE]);
   }, 300_000);
   afterAll(() => rm(root, { recursive: true, force: true }), 120_000);
 

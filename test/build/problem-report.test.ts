@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PER_KIND, summariseProblems, type Problem } from '../../generator/dataset/diagnostics.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
+import { cliEnv } from '../support/run.ts';
 
 let release: string;
 let root: string;
@@ -32,9 +33,7 @@ afterAll(() => {
 /** Runs the CLI with stdout and stderr pipes, read slowly (a pipe that fills), to the end. */
 function cli(args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env };
-    for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key]; // vitest sets BASE_URL=/
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), ...args], { cwd: PROJECT_ROOT, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     child.stderr.on('data', (c: Buffer) => {
       chunks.push(c);

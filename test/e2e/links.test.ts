@@ -15,6 +15,7 @@ import fg from 'fast-glob';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SITE_BASE_URL } from '../support/paths.ts';
+import { turn } from '../support/run.ts';
 import { FORMAT_FILES, type Format, fetchAll, get, problems, startHttpServer, startNetlifyDev, type RunningServer } from '../support/servers.ts';
 
 const siteDir = inject('siteDir');
@@ -69,7 +70,7 @@ async function collect(): Promise<Collected> {
   };
   const files = fg.sync(['**/*.json', 'api/**/*.js', '**/*.yaml', '**/*.html'], { cwd: siteDir, dot: true, onlyFiles: true }).sort();
   for (const [i, file] of files.entries()) {
-    if (i % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
+    if (i % 500 === 499) await turn();
     const text = readFileSync(path.join(siteDir, file), 'utf8');
     try {
       if (file.endsWith('.json')) {

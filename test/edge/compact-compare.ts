@@ -8,6 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { forgetIndexes, handle } from '../../generator/edge/handler.ts';
 import { ARCHIVE, MANIFEST } from '../../generator/mirror/layout.ts';
+import { turn } from '../support/run.ts';
 import { folderSite } from './folder-site.ts';
 
 /** Files of a built site (relative paths with '/'), without the writer's and the mirror's own state (names starting with '.'). */
@@ -95,7 +96,7 @@ export async function compareCompact(fullDir: string, compactDir: string, { samp
     if (result.compared % 500 === 0) {
       onProgress?.(result.compared);
       // Lets the test runner's messages through (a worker blocked too long fails the run).
-      await new Promise((resolve) => setImmediate(resolve));
+      await turn();
     }
   }
   return result;

@@ -4,21 +4,20 @@
 // release is compared file by file; the full release (the global setup's
 // build, inject('siteDir')) every file of the smaller kinds and a spread
 // sample (one in SAMPLE, coprime with the nine formats) of the larger ones.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { forgetIndexes, handle } from '../../generator/edge/handler.ts';
 import { CLOUDFLARE_ASSETS, freePortInRange } from '../support/edge-servers.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT, SITE_BASE_URL, dataDir } from '../support/paths.ts';
+import { buildOk } from '../support/run.ts';
 import { problems } from '../support/servers.ts';
 import { compareCompact, siteFiles, summary } from './compact-compare.ts';
 import { folderSite } from './folder-site.ts';
 
-const run = promisify(execFile);
 const SAMPLE = 7;
 /** Every kind of file the handler renders for a compact build of the 2024 release. */
 const KINDS = [
@@ -27,13 +26,7 @@ const KINDS = [
 ];
 
 async function build(data: string, out: string, profile: 'full' | 'compact'): Promise<void> {
-  const env = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  await run(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', data, '--out', out, '--base-url', SITE_BASE_URL, '--profile', profile], {
-    cwd: PROJECT_ROOT,
-    env,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  await buildOk(['--data', data, '--out', out, '--base-url', SITE_BASE_URL, '--profile', profile]);
 }
 
 /** `npm run serve -- ARGS` in its own process group until stop(); ready when `ready` answers 200. */

@@ -3,29 +3,21 @@
 // here from JASPAR's own 2026 files (data/jaspar-2026-partial: the plants
 // bundles and the 2026 metadata table), compact (the handler renders the
 // rest), and asked through the edge handler in process.
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handle } from '../../generator/edge/handler.ts';
 import { PROJECT_ROOT, SITE_BASE_URL } from '../support/paths.ts';
+import { buildOk } from '../support/run.ts';
 import { folderSite } from './folder-site.ts';
 
-const run = promisify(execFile);
 const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-2026-'));
 const out = path.join(root, 'public');
 
 beforeAll(async () => {
-  const env = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  await run(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', path.join(PROJECT_ROOT, 'data/jaspar-2026-partial'), '--out', out, '--base-url', SITE_BASE_URL, '--profile', 'compact'], {
-    cwd: PROJECT_ROOT,
-    env,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  await buildOk(['--data', path.join(PROJECT_ROOT, 'data/jaspar-2026-partial'), '--out', out, '--base-url', SITE_BASE_URL, '--profile', 'compact']);
 }, 300_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../support/paths.ts';
-import { runScript, type Ran } from '../support/run.ts';
+import { runCli, type Ran } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 import { baseFiles, corrupt, specArb, valueArb, writeFiles, type Spec } from './corrupt.ts';
 import { checkSite, referenceRelease, type Files } from './oracle.ts';
@@ -22,11 +22,7 @@ import { diagnosticFaults, FUZZ_BASE_URL } from './run.ts';
 const RUNS = Number(process.env.FUZZ_CLI_RUNS ?? 7);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
-function cli(data: string, out: string): Promise<Ran> {
-  const env = { ...process.env };
-  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
-  return runScript('generator/cli.ts', ['--data', data, '--out', out, '--base-url', FUZZ_BASE_URL], { env, timeout: 120_000 });
-}
+const cli = (data: string, out: string): Promise<Ran> => runCli(['--data', data, '--out', out, '--base-url', FUZZ_BASE_URL], { timeout: 120_000 });
 
 function snapshot(dir: string): Map<string, string> {
   return new Map(listFiles(dir).map((rel) => [rel, createHash('sha256').update(readFileSync(path.join(dir, rel))).digest('hex')]));
@@ -53,7 +49,7 @@ afterAll(async () => {
   console.log(`fuzz (real CLI builds): ${tally.cases} cases, ${tally.built} built and checked from disk, ${tally.refused} refused with the previous site intact; ${(tally.ms / 1000).toFixed(1)} s`);
 });
 
-async function runCli(specs: Spec[]): Promise<void> {
+async function buildCase(specs: Spec[]): Promise<void> {
   const files = new Map(base);
   const expectation = corrupt(files, specs);
   const data = path.join(root, 'data');
@@ -101,10 +97,10 @@ describe('fuzzed releases through the real CLI', () => {
   });
 
   it(`accepted changes replace the site with one that says what the files say (${Math.floor(RUNS / 2)} cases)`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(benign, { minLength: 1, maxLength: 2 }), runCli), { numRuns: Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
+    await fc.assert(fc.asyncProperty(fc.array(benign, { minLength: 1, maxLength: 2 }), buildCase), { numRuns: Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
   }, 600_000);
 
   it(`any corruption is refused without touching the previous site, or built exactly (${RUNS - Math.floor(RUNS / 2)} cases)`, async () => {
-    await fc.assert(fc.asyncProperty(fc.array(specArb, { minLength: 1, maxLength: 2 }), runCli), { numRuns: RUNS - Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
+    await fc.assert(fc.asyncProperty(fc.array(specArb, { minLength: 1, maxLength: 2 }), buildCase), { numRuns: RUNS - Math.floor(RUNS / 2), ...(SEED === undefined ? {} : { seed: SEED }) });
   }, 600_000);
 });

@@ -3,7 +3,7 @@
 // verifies, serves with http-server and browses; verify reports a deleted,
 // a changed and an added file by path. The full site of the global setup is
 // checked the same way.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,7 +16,6 @@ import { listSite, manifestLine, parseManifest, printManifest, sha256 } from '..
 import { FIXED_MTIME } from '../../generator/mirror/tar.ts';
 import { intact, verifyMirror } from '../../generator/mirror/verify.ts';
 import { makeRelease } from '../support/fixtures.ts';
-import { PROJECT_ROOT } from '../support/paths.ts';
 import { runScript } from '../support/run.ts';
 import { get, startHttpServer, type RunningServer } from '../support/servers.ts';
 import { readArchive } from './tar-reader.ts';
@@ -33,10 +32,7 @@ function unpack(archive: string): string {
 }
 
 /** npm run verify -- DIR, as a user runs it (without npm's banner). */
-function verifyCli(dir: string) {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/verify.ts'), dir], { cwd: PROJECT_ROOT, encoding: 'utf8' });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const verifyCli = (dir: string) => runScript('scripts/verify.ts', [dir]);
 
 describe('a small fixture', () => {
   const data = makeRelease();
@@ -76,20 +72,20 @@ describe('a small fixture', () => {
     for (const line of listing) expect(line).toMatch(/^(-rw-r--r--|drwxr-xr-x) 0\/0 +\d+ 1985-10-26 \d\d:\d\d /);
   });
 
-  it('unpacks into an empty folder that verifies; its manifest is the site\'s without the archive line', () => {
+  it('unpacks into an empty folder that verifies; its manifest is the site\'s without the archive line', async () => {
     const mirror = unpack(path.join(one, rel(ARCHIVE)));
     const report = verifyMirror(mirror);
     expect(intact(report)).toBe(true);
     const site = parseManifest(readFileSync(path.join(one, rel(MANIFEST)), 'utf8'));
     site.delete(rel(ARCHIVE));
     expect(readFileSync(path.join(mirror, rel(MANIFEST)), 'utf8')).toBe(printManifest(site));
-    const cli = verifyCli(mirror);
+    const cli = await verifyCli(mirror);
     expect(cli.status).toBe(0);
     expect(cli.stdout.trim().split('\n')).toHaveLength(1);
     expect(cli.stdout).toContain('intact');
   });
 
-  it('verify reports a deleted, a changed and an added file by path, and exits 1', () => {
+  it('verify reports a deleted, a changed and an added file by path, and exits 1', async () => {
     const mirror = unpack(path.join(one, rel(ARCHIVE)));
     unlinkSync(path.join(mirror, 'api/v1/matrix/MA0004.1/index.json'));
     const logo = path.join(mirror, 'static/logos/svg/MA0004.1.svg');
@@ -98,7 +94,7 @@ describe('a small fixture', () => {
     writeFileSync(logo, bytes);
     writeFileSync(path.join(mirror, 'api/v1/matrix/extra.json'), '{}');
     writeFileSync(path.join(mirror, '.build-state'), 'ignored: build state at the root'); // not reported
-    const cli = verifyCli(mirror);
+    const cli = await verifyCli(mirror);
     expect(cli.status).toBe(1);
     expect(cli.stdout.split('\n').filter(Boolean).sort()).toEqual(
       ['missing  api/v1/matrix/MA0004.1/index.json', 'altered  static/logos/svg/MA0004.1.svg', 'extra    api/v1/matrix/extra.json'].sort(),
@@ -106,13 +102,13 @@ describe('a small fixture', () => {
     expect(cli.stderr).toContain('1 missing, 1 altered, 1 extra');
   });
 
-  it('verify checks the built site too, the archive included', () => {
+  it('verify checks the built site too, the archive included', async () => {
     expect(intact(verifyMirror(one))).toBe(true);
     const copy = mkdtempSync(path.join(temp, 'site-'));
     execFileSync('cp', ['-a', `${one}/.`, copy]);
     appendFileSync(path.join(copy, rel(ARCHIVE)), 'x');
     expect(verifyMirror(copy).altered).toEqual([rel(ARCHIVE)]);
-    expect(verifyCli(path.join(temp, 'nowhere')).status).toBe(2);
+    expect((await verifyCli(path.join(temp, 'nowhere'))).status).toBe(2);
   });
 
   it('keeps the archive when the site did not change, rewrites it when a file did', async () => {
@@ -189,7 +185,7 @@ describe('the full site (global setup build)', () => {
 
   it('has an archive and a manifest that verify; the archive holds every file with the listed bytes, then the manifest', async () => {
     // npm run verify, as a user runs it: in its own process, as hashing the full site here would block the worker (test/support/event-loop.ts).
-    const verify = await runScript('scripts/verify.ts', [siteDir]);
+    const verify = await verifyCli(siteDir);
     expect(verify.status, `${verify.stdout.split('\n').slice(0, 10).join('\n')}\n${verify.stderr}`).toBe(0);
     expect(verify.stdout).toContain(': intact, all ');
     const archive = path.join(siteDir, rel(ARCHIVE));

@@ -43,16 +43,26 @@ export function run(command: string, args: readonly string[], options: RunOption
   });
 }
 
-/** Runs a command and fails with its stderr unless it exits 0. */
-export async function runOk(command: string, args: readonly string[], options: RunOptions = {}): Promise<Ran> {
-  const ran = await run(command, args, options);
-  if (ran.status !== 0) throw new Error(`${command} ${args.join(' ')} exited ${ran.status ?? ran.signal}:\n${ran.stderr}`);
-  return ran;
-}
-
 /** A TypeScript entry point of the project (generator/cli.ts, scripts/verify.ts…), as `npx tsx FILE ARGS` runs it. */
 export function runScript(file: string, args: readonly string[], options: RunOptions = {}): Promise<Ran> {
   return run(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, file), ...args], options);
+}
+
+/** The environment of a user's build: without what the test runner or a host sets that the CLI reads (vitest sets BASE_URL=/). */
+export function cliEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of ['BASE_URL', 'NETLIFY', 'URL', 'JASPAR_DATA']) delete env[key];
+  return env;
+}
+
+/** `npm run build -- ARGS`, as a user runs it. */
+export const runCli = (args: readonly string[], options: RunOptions = {}): Promise<Ran> => runScript('generator/cli.ts', args, { env: cliEnv(), ...options });
+
+/** A build that must succeed: fails with its stderr unless it exits 0. */
+export async function buildOk(args: readonly string[], options: RunOptions = {}): Promise<Ran> {
+  const ran = await runCli(args, options);
+  if (ran.status !== 0) throw new Error(`npm run build -- ${args.join(' ')} exited ${ran.status ?? ran.signal}:\n${ran.stderr}`);
+  return ran;
 }
 
 /** One turn of the event loop: long synchronous work in a test yields with it now and then (test/support/event-loop.ts). */
