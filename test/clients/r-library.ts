@@ -5,11 +5,11 @@
 //   apt-get install r-base-core r-cran-httr r-cran-jsonlite r-cran-png r-cran-curl
 // Installing again only when the tarball changes keeps repeated runs cheap
 // (R CMD INSTALL takes ~15 s) and CI idempotent.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { run } from '../support/run.ts';
 
 export const RBIOAPI_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rbioapi');
 const DEBIAN_PACKAGES = 'r-base-core r-cran-httr r-cran-jsonlite r-cran-png r-cran-curl';
@@ -21,18 +21,24 @@ function tarball(): string {
 }
 
 /** Throws with the fix when Rscript or one of rbioapi's Debian dependencies is missing. */
-function checkR(): void {
+async function checkR(): Promise<void> {
+  let detail: string;
   try {
-    execFileSync('Rscript', ['-e', 'for (p in c("httr", "jsonlite", "png", "curl")) library(p, character.only = TRUE)'], { stdio: 'pipe' });
+    const ran = await run('Rscript', ['-e', 'for (p in c("httr", "jsonlite", "png", "curl")) library(p, character.only = TRUE)']);
+    if (ran.status === 0) return;
+    detail = ran.stderr.trim();
   } catch (error) {
-    const detail = (error as { stderr?: Buffer }).stderr?.toString('utf8').trim() ?? (error as Error).message;
-    throw new Error(`R with rbioapi's dependencies is needed: ${detail.split('\n')[0]} (fix: apt-get install -y --no-install-recommends ${DEBIAN_PACKAGES}, as .ci/run does)`);
+    detail = (error as Error).message; // no Rscript
   }
+  throw new Error(`R with rbioapi's dependencies is needed: ${detail.split('\n')[0]} (fix: apt-get install -y --no-install-recommends ${DEBIAN_PACKAGES}, as .ci/run does)`);
 }
 
-/** The library folder holding rbioapi (for R_LIBS), installed first if needed. */
-export function rbioapiLibrary(): string {
-  checkR();
+/**
+ * The library folder holding rbioapi (for R_LIBS), installed first if needed.
+ * R CMD INSTALL runs without blocking the test worker (test/support/event-loop.ts: 17 s on a fresh clone).
+ */
+export async function rbioapiLibrary(): Promise<string> {
+  await checkR();
   const source = tarball();
   const stamp = createHash('sha256').update(readFileSync(source)).digest('hex');
   const library = path.join(RBIOAPI_DIR, '.R-library');
@@ -43,12 +49,10 @@ export function rbioapiLibrary(): string {
   const partial = `${library}.partial-${process.pid}`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
-  try {
-    execFileSync('R', ['CMD', 'INSTALL', '--no-docs', '--no-html', '--no-multiarch', '-l', partial, source], { stdio: 'pipe', env: { ...process.env, R_LIBS_USER: partial } });
-  } catch (error) {
+  const installed = await run('R', ['CMD', 'INSTALL', '--no-docs', '--no-html', '--no-multiarch', '-l', partial, source], { env: { ...process.env, R_LIBS_USER: partial } }).catch((error: Error) => ({ status: null, stdout: '', stderr: error.message }));
+  if (installed.status !== 0) {
     rmSync(partial, { recursive: true, force: true });
-    const output = `${(error as { stdout?: Buffer }).stdout ?? ''}${(error as { stderr?: Buffer }).stderr ?? ''}`;
-    throw new Error(`R CMD INSTALL ${path.basename(source)} failed:\n${output.slice(-2000)}`);
+    throw new Error(`R CMD INSTALL ${path.basename(source)} failed:\n${`${installed.stdout}${installed.stderr}`.slice(-2000)}`);
   }
   writeFileSync(path.join(partial, 'installed-from.sha256'), `${stamp}\n`);
   rmSync(library, { recursive: true, force: true });

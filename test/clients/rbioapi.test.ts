@@ -123,7 +123,7 @@ const references = new Map<string, { from: Reference; digest?: Digest }>();
 beforeAll(async () => {
   const started = performance.now();
   const seconds = (from: number) => `${((performance.now() - from) / 1000).toFixed(1)} s`;
-  const library = rbioapiLibrary();
+  const library = await rbioapiLibrary();
   process.stdout.write(`rbioapi library ready in ${seconds(started)}\n`);
   work = mkdtempSync(path.join(os.tmpdir(), 'jaspar-rbioapi-'));
   const timed = async <T>(label: string, start: () => Promise<T>) => {
