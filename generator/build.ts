@@ -4,13 +4,14 @@
 // what changed (write/writer.ts; render workers do the rendering, see
 // generator/pipeline/). A build whose inputs (release, generator, options)
 // and output folder are as the previous build left them stops early.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { readReleaseInfo, readReleaseText } from './dataset/load.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
-import type { Matrix } from './dataset/types.ts';
+import type { Matrix, Release, ReleaseInfo } from './dataset/types.ts';
+import { DatasetError } from './dataset/diagnostics.ts';
 import { FORMATS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
@@ -19,12 +20,13 @@ import { homePage } from './pages/home.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { planEndpoints } from './plan/endpoints.ts';
-import { defaultPageCount, planResources, withFormat } from './plan/resources.ts';
+import { defaultPageCount, planBaseId, planResources, withFormat } from './plan/resources.ts';
 import {
-  HOME, LIST, NOT_FOUND_PAGE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+  HOME, LIST, NOT_FOUND_PAGE, RELEASES_DIR, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
+import type { PlanTarget } from './pipeline/plan.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
@@ -34,13 +36,15 @@ import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles } from './edge/build-indexes.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The JASPAR 2024 release shipped with the project (the default release of a build of the shipped releases). */
 export const DEFAULT_DATA = path.join(PROJECT_ROOT, 'data/jaspar-2024');
 export const DEFAULT_RELEASE_FILE = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 const ASSETS = path.join(PROJECT_ROOT, 'generator/assets');
 
 export interface BuildOptions {
-  dataDir: string;
+  /** The release folder, or several: one site answers release=<year> for each (the default release at its root). */
+  dataDir: string | string[];
   outDir: string;
   baseUrl: string;
   /** Default: data/release-<year>.yaml for JASPAR's download files of that year, else DEFAULT_RELEASE_FILE. */
@@ -72,6 +76,8 @@ export interface BuildReport {
   upToDate: boolean;
   /** What the reader says about the input (JASPAR download files used in part or ignored); none for a curated release. */
   notes: string[];
+  /** Each release of the site: its year, its matrices, and whether URLs without release= answer it. */
+  releases: { year: number; matrices: number; default: boolean }[];
 }
 
 const NOT_FOUND = '{"detail":"Not found."}';
@@ -79,65 +85,199 @@ const INVALID_PAGE = '{"detail":"Invalid page."}';
 
 type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDate'>;
 
+/** One release as the build reads it: its folder, its description and what the reader made of them. */
+export interface ReleaseInput {
+  dataDir: string;
+  releaseFile: string;
+  release: Release;
+  notes: string[];
+}
+
+/** The data folders of a build: those named, else every data/jaspar-<year> folder shipped with the project. */
+export function dataDirsOf(options: Pick<BuildOptions, 'dataDir'>): string[] {
+  return Array.isArray(options.dataDir) ? options.dataDir : [options.dataDir];
+}
+
+/** Every data/jaspar-<year> folder of the project that has its data/release-<year>.yaml, oldest first. */
+export function shippedReleases(dataRoot = path.join(PROJECT_ROOT, 'data')): string[] {
+  return readdirSync(dataRoot)
+    .map((name) => /^jaspar-([0-9]{4})$/.exec(name))
+    .filter((m): m is RegExpExecArray => m !== null && existsSync(path.join(dataRoot, `release-${m[1]}.yaml`)))
+    .sort((a, b) => Number(a[1]) - Number(b[1]))
+    .map((m) => path.join(dataRoot, m[0]));
+}
+
+/** Reads every release of the build; two of one year is a problem. */
+export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>): ReleaseInput[] {
+  const dirs = dataDirsOf(options);
+  if (dirs.length > 1 && options.releaseFile !== undefined) throw new Error('--release names the description of one release: give it with one --data folder only');
+  const inputs = dirs.map((dataDir) => {
+    const releaseFile = releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+    const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
+    const { release, notes } = readRelease(dataDir, info);
+    return { dataDir, releaseFile, release, notes };
+  });
+  const years = new Map<number, string>();
+  for (const r of inputs) {
+    const earlier = years.get(r.release.info.year);
+    if (earlier !== undefined) {
+      throw new DatasetError([{ file: path.relative(process.cwd(), r.dataDir) || r.dataDir, line: 1, message: `a second JASPAR ${r.release.info.year} release (the first is ${path.relative(process.cwd(), earlier) || earlier})`, fix: 'give each release once' }]);
+    }
+    years.set(r.release.info.year, r.dataDir);
+  }
+  return inputs.sort((a, b) => a.release.info.year - b.release.info.year);
+}
+
+/**
+ * The release a URL without release= answers: the newest whose collections
+ * are all mirrored (a release that lacks one, such as JASPAR 2026 without its
+ * UNVALIDATED collection, would answer an unfiltered list with fewer
+ * matrices than the service); the newest of all when none is complete.
+ */
+export function defaultRelease<T extends { release: Release }>(releases: readonly T[]): T {
+  const complete = releases.filter((r) => releaseComplete(r.release.info));
+  return (complete.length > 0 ? complete : releases).reduce((a, b) => (b.release.info.year > a.release.info.year ? b : a));
+}
+
+/** Whether every collection of the release is mirrored (the release description says so). */
+export function releaseComplete(info: ReleaseInfo): boolean {
+  const collections = (info as ReleaseInfo & { collections?: { mirrored: boolean }[] }).collections;
+  return collections === undefined || collections.every((c) => c.mirrored);
+}
+
+/** Output folder (relative) of a release that is not the default one: its whole API under /releases/<year>/. */
+export const releasePrefix = (year: number) => `${RELEASES_DIR.slice(1)}${year}/`;
+
 /** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
 export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
-  const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
-  const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
-  const { release, notes } = readRelease(options.dataDir, info);
+  const inputs = readReleases(options);
+  const main = defaultRelease(inputs);
+  const base = normaliseBaseUrl(options.baseUrl);
   // Shard folders only for a release too large for one folder (routes/shard.ts).
   // Chosen once here and passed to everything that names a path.
-  const ids = { matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] };
-  const layout = options.layout ?? chooseLayout(ids);
-  const base = normaliseBaseUrl(options.baseUrl);
+  const layoutOf = (release: Release) => options.layout ?? chooseLayout({ matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] });
+  const layout = layoutOf(main.release);
+  const plan = new OutputPlan(main.release.info, layout);
+  const others = inputs.filter((r) => r !== main);
+  const held = inputs.map((r) => ({ info: r.release.info, prefix: r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}` }));
+  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, main: true });
+  // The other releases: each a whole site of its own under /releases/<year>/,
+  // whose bodies link within it (base URL …/releases/<year>); the hosts route
+  // release=<year> there (hosting/, edge/handler.ts).
+  for (const other of others) {
+    const otherLayout = layoutOf(other.release);
+    planRelease(plan.part(releasePrefix(other.release.info.year), other.release.info, otherLayout), other.release, {
+      ...options, base: `${base}/${releasePrefix(other.release.info.year).slice(0, -1)}`, layout: otherLayout, held, main: false,
+    });
+  }
+  // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
+  const elsewhere = planElsewhere(plan, main.release, others.map((r) => r.release), base, layout);
+  const listPages = defaultPageCount(main.release);
+  const rules = redirectRules(routingInput(main.release, listPages, layout, base));
+  plan.root.add('_redirects', printRedirects(rules));
+  const root = basePathOf(base);
+  plan.root.add('_headers', printHeaders(headerRules(root)));
+  // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
+  for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: main.release.info.year })) plan.root.add(file, content);
+  // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from; the
+  // default release's also say where the others lie and which ids only they have.
+  for (const [file, content] of edgeIndexFiles(main.release, base, layout, { compact: options.profile === 'compact', releases: held, elsewhere })) plan.root.add(file, content);
+  plan.checkFolderSizes();
+  plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
+  return {
+    plan,
+    report: { ...report, matrices: inputs.reduce((n, r) => n + r.release.matrices.length, 0), files: plan.files.size, bytes: plan.bytes, rules: rules.length, notes: inputs.flatMap((r) => r.notes), releases: inputs.map((r) => ({ year: r.release.info.year, matrices: r.release.matrices.length, default: r === main })) },
+  };
+}
+
+interface ReleasePlanOptions extends BuildOptions {
+  base: string;
+  layout: Layout;
+  /** Every release of the site, with the path its API lives under ("" for the default one). */
+  held: { info: ReleaseInfo; prefix: string }[];
+  /** The default release (at the root of the site), or another (under /releases/<year>/). */
+  main: boolean;
+}
+
+/** One release's files, at the target's folder: every resource in its formats, logos, sites, pages, downloads, error bodies. */
+function planRelease(target: PlanTarget, release: Release, options: ReleasePlanOptions): Pick<PlanReport, 'listPages'> {
+  const { base, layout } = options;
   const planned = [...planResources(release, base, layout), ...planEndpoints(release, base, layout)];
-  const context = formatContext(info, layout);
+  const context = formatContext(release.info, layout);
   // A compact build leaves out every resource, the first-page copies and the
   // logos: the edge handler renders them from its indexes (edge/render-missing.ts).
   const compact = options.profile === 'compact';
-
-  const plan = new OutputPlan(info, layout);
   const listPages = defaultPageCount(release);
   // Rendered later, by the render workers, in each of the resource's formats (resources.ts formatsOf).
   if (!compact) {
-    for (const p of planned) plan.addResource(p);
+    for (const p of planned) target.addResource(p);
     // Static hosts answer /api/v1/matrix/ with this folder's index.html: page 1 for people.
     const firstPage = planned.find((p) => p.neighbours?.previous === null && p.resource.kind === 'list')!;
-    plan.add(outputFile(`${LIST}/`), FORMATS.api.render(withFormat(firstPage, 'api'), context));
+    target.add(outputFile(`${LIST}/`), FORMATS.api.render(withFormat(firstPage, 'api'), context));
   }
   for (const m of release.matrices) {
-    if (!compact) plan.addLogo(m);
-    if (m.sites !== null) plan.add(outputFile(sitesPath(m.matrixId)), m.sites);
+    if (!compact) target.addLogo(m);
+    if (m.sites !== null) target.add(outputFile(sitesPath(m.matrixId)), m.sites);
   }
-  plan.add(outputFile(errorPaths.notFound), NOT_FOUND);
-  plan.add(outputFile(errorPaths.invalidPage), INVALID_PAGE);
+  target.add(outputFile(errorPaths.notFound), NOT_FOUND);
+  target.add(outputFile(errorPaths.invalidPage), INVALID_PAGE);
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
-  plan.add(outputFile(NOT_FOUND_PAGE), NOT_FOUND);
-  const rules = redirectRules(routingInput(release, listPages, layout, base));
-  plan.add('_redirects', printRedirects(rules));
+  target.add(outputFile(NOT_FOUND_PAGE), NOT_FOUND);
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
-  for (const [file, content] of apiExtras(release, base, planned, context, { copies: !compact })) plan.add(file, content);
+  for (const [file, content] of apiExtras(release, base, planned, context, { copies: !compact })) target.add(file, content);
   const root = basePathOf(base);
-  plan.add('_headers', printHeaders(headerRules(root)));
-  // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
-  for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: release.info.year })) plan.add(file, content);
-  plan.add(outputFile(SITE_CSS), readFileSync(path.join(ASSETS, 'site.css')));
-  // The scripts with the route map in front (routes/client.ts).
-  plan.add(outputFile(SITE_JS), withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
-  plan.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
-  plan.add(outputFile(SEARCH_INDEX), searchIndex(release));
-  plan.add(outputFile(SEARCH_PAGE), searchPage(release, base));
-  plan.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
+  plan_assets(target, layout, root);
+  target.add(outputFile(SEARCH_INDEX), searchIndex(release));
+  target.add(outputFile(SEARCH_PAGE), searchPage(release, base));
+  target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
-  for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) plan.add(file, content);
-  // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.
-  for (const [file, content] of edgeIndexFiles(release, base, layout, { compact })) plan.add(file, content);
-  plan.checkFolderSizes();
-  plan.checkCaseClashes((value) => usedBy(release.matrices, value));
-  return {
-    plan,
-    report: { matrices: release.matrices.length, listPages, files: plan.files.size, bytes: plan.bytes, rules: rules.length, notes },
-  };
+  for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) target.add(file, content);
+  // Another release's own indexes, for the edge handler's answers under its path.
+  if (!options.main) for (const [file, content] of edgeIndexFiles(release, base, layout, { compact, releases: options.held })) target.add(file, content);
+  return { listPages };
+}
+
+/** The pages' stylesheet and scripts, the scripts with the route map in front (routes/client.ts). */
+function plan_assets(target: PlanTarget, layout: Layout, root: string): void {
+  target.add(outputFile(SITE_CSS), readFileSync(path.join(ASSETS, 'site.css')));
+  target.add(outputFile(SITE_JS), withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
+  target.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
+}
+
+/**
+ * Matrices that only other releases have (MA2593.1, new in JASPAR 2026), at
+ * their own URLs without release=: each its detail, logo and binding sites,
+ * and its base id's versions and latest version where the default release
+ * has no version of that base id, from the newest release that has it,
+ * rendered with that release's description. Returns id → year for the edge
+ * handler, which answers them from these files.
+ */
+function planElsewhere(plan: OutputPlan, main: Release, others: Release[], base: string, layout: Layout): Record<string, number> {
+  const own = new Set(main.matrices.flatMap((m) => [m.matrixId, m.baseId]));
+  const elsewhere: Record<string, number> = {};
+  for (const release of [...others].sort((a, b) => b.info.year - a.info.year)) {
+    const fresh = release.matrices.filter((m) => !own.has(m.matrixId) && elsewhere[m.matrixId] === undefined);
+    if (fresh.length === 0) continue;
+    const target = plan.part('', release.info, layout);
+    const dirs = new Set<string>();
+    for (const m of fresh) {
+      elsewhere[m.matrixId] = release.info.year;
+      dirs.add(detailDir(layout, m.matrixId));
+      target.addLogo(m);
+      if (m.sites !== null) target.add(outputFile(sitesPath(m.matrixId)), m.sites);
+      if (!own.has(m.baseId) && elsewhere[m.baseId] === undefined) {
+        elsewhere[m.baseId] = release.info.year;
+        dirs.add(detailDir(layout, m.baseId)).add(versionsDir(layout, m.baseId));
+      }
+    }
+    const baseIds = new Set(fresh.map((m) => m.baseId));
+    for (const baseId of [...baseIds].sort()) {
+      const versions = release.matrices.filter((m) => m.baseId === baseId);
+      for (const p of planBaseId(baseId, versions, base, layout)) if (dirs.has(p.dir)) target.addResource(p);
+    }
+  }
+  return Object.fromEntries(Object.entries(elsewhere).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** Where the release uses a value that became a path segment: "collection of MA0004.1". */
@@ -155,13 +295,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
-  guardOutDir(options.outDir, { dataDir: options.dataDir, projectRoot: PROJECT_ROOT });
+  for (const dataDir of dataDirsOf(options)) guardOutDir(options.outDir, { dataDir, projectRoot: PROJECT_ROOT });
   const base = normaliseBaseUrl(options.baseUrl);
-  const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+  const inputs = dataDirsOf(options).map((dataDir) => [dataDir, readReleaseText(releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE))]);
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, dataHash(options.dataDir), readReleaseText(releaseFile), base, options.profile ?? 'full');
+  const fingerprint = hashOf(sources, ...inputs.flatMap(([dataDir, text]) => [dataHash(dataDir), text]), base, options.profile ?? 'full');
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 

@@ -1,7 +1,7 @@
 // Flags → build(options); nothing else.
 import { parseArgs } from 'node:util';
 import path from 'node:path';
-import { DEFAULT_BASE_URL, DEFAULT_DATA, PROFILES, build, type Profile } from './build.ts';
+import { DEFAULT_BASE_URL, PROFILES, build, shippedReleases, type Profile } from './build.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
 import { OutFolderError } from './write/guard.ts';
 import { interrupted } from './write/state.ts';
@@ -10,8 +10,10 @@ const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] 
 
   --data DIR       JASPAR release folder (matrices.csv, matrices/, sites/, pfm_noninteger.json),
                    or a folder of JASPAR's download files (JASPAR<year>_…_pfms_{jaspar,transfac,meme}.txt,
-                   ultimate_metadata_table_CORE.tsv, <matrix_id>.bed)
-                   default: $JASPAR_DATA, else data/jaspar-2024 (the JASPAR 2024 release shipped here)
+                   ultimate_metadata_table_CORE.tsv, <matrix_id>.bed); give it once per release:
+                   one site answers release=<year> for each
+                   default: $JASPAR_DATA (folders joined by "${path.delimiter}"), else every
+                   data/jaspar-<year> folder shipped here (JASPAR 2024 and 2026)
   --out DIR        where the site is written: a new or empty folder, or a previous build's output
                    (updated in place); anything else is refused   default: public
   --base-url URL   absolute URL the site is served from, used in every body
@@ -28,7 +30,7 @@ async function main(): Promise<number> {
   try {
     ({ values } = parseArgs({
       options: {
-        data: { type: 'string' },
+        data: { type: 'string', multiple: true },
         out: { type: 'string' },
         'base-url': { type: 'string' },
         release: { type: 'string' },
@@ -51,7 +53,8 @@ async function main(): Promise<number> {
   }
   const env = process.env;
   const options = {
-    dataDir: path.resolve(values.data ?? env.JASPAR_DATA ?? DEFAULT_DATA),
+    // Several --data folders (or JASPAR_DATA with folders joined by "${path.delimiter}"): one site, one release each.
+    dataDir: (values.data ?? env.JASPAR_DATA?.split(path.delimiter).filter((d) => d !== '') ?? shippedReleases()).map((d) => path.resolve(d)),
     outDir: path.resolve(values.out ?? 'public'),
     baseUrl: values['base-url'] ?? env.BASE_URL ?? (env.NETLIFY === 'true' ? env.URL : undefined) ?? DEFAULT_BASE_URL,
     releaseFile: values.release === undefined ? undefined : path.resolve(values.release),
@@ -63,7 +66,8 @@ async function main(): Promise<number> {
     // One line, terminal or CI; a terminal also saw the progress line while it ran.
     const changed = r.upToDate ? 'up to date, nothing written' : `${r.written} written, ${r.removed} removed, the rest unchanged`;
     for (const note of r.notes ?? []) process.stdout.write(`note: ${note}\n`);
-    process.stdout.write(`built ${r.matrices} matrices, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
+    const releases = r.releases.map((x) => `${x.year}${x.default ? ' (default)' : ''}: ${x.matrices}`).join(', ');
+    process.stdout.write(`built ${r.matrices} matrices (${releases}), ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
     return 0;
   } catch (error) {
     if (error instanceof DatasetError || error instanceof OutFolderError) {

@@ -49,6 +49,8 @@ export interface EdgeSite {
   next(request: Request): Promise<Response>;
   /** A file of the built site by its URL path ('/api/v1/…'), or null when absent (indexes the build writes). */
   readFile(path: string): Promise<string | null>;
+  /** Where this site lies in the host's (a release other than the default one: "/releases/2026"); none: the root. */
+  prefix?: string;
 }
 
 /** The service caps page_size here (DRF max_page_size). */
@@ -71,15 +73,19 @@ interface Loaded {
   matrices?: Promise<EdgeMatrices>;
 }
 
-let loaded: Promise<Loaded> | null = null;
+/** Each release's indexes by the path its site lives under ("" for the default release). */
+const loaded = new Map<string, Promise<Loaded>>();
 
 /** Forgets the indexes (tests and the cold-start measurement). */
 export function forgetIndexes(): void {
-  loaded = null;
+  loaded.clear();
 }
 
 function load(site: EdgeSite): Promise<Loaded> {
-  loaded ??= (async () => {
+  const key = site.prefix ?? '';
+  let state = loaded.get(key);
+  if (state) return state;
+  state = (async () => {
     const text = await site.readFile(INDEX_PATH);
     if (text === null) throw new Error(`${INDEX_PATH} is missing: the site was built without the edge indexes`);
     const index = parseIndex(text);
@@ -92,10 +98,11 @@ function load(site: EdgeSite): Promise<Loaded> {
       context: { release: index.release, logoHref: (id: string) => logoPath(index.layout, id), detailHref: (id: string) => pageHref(detailDir(index.layout, id)) },
     };
   })().catch((error: unknown) => {
-    loaded = null; // a failed read is tried again by the next request
+    loaded.delete(key); // a failed read is tried again by the next request
     throw error;
   });
-  return loaded;
+  loaded.set(key, state);
+  return state;
 }
 
 function matricesOf(state: Loaded, site: EdgeSite): Promise<EdgeMatrices> {
@@ -219,19 +226,59 @@ function jsonpCallback(request: Request, get: (key: string) => string | undefine
   return callback;
 }
 
-/** The 404 for a release= other than the mirrored one; null when the release is this one or not asked. */
+/** The 404 for a release= the site does not hold; null when the release is this one or not asked. */
 function releaseRefused(request: Request, state: Loaded, get: (key: string) => string | undefined, callback: string | undefined): Response | null {
   const release = get('release');
   if (!release || release === String(state.index.release.year)) return null;
-  return error(request, 404, `Release "${release}" is not available: this mirror serves ${state.index.release.name} (release=${state.index.release.year}).`, callback);
+  const held = state.index.releases ?? [{ year: state.index.release.year, name: state.index.release.name, prefix: '' }];
+  const names = held.map((r) => `${r.name} (release=${r.year})`).join(' and ');
+  return error(request, 404, `Release "${release}" is not available: this mirror serves ${names}.`, callback);
 }
 
+/** Another release held by the site that release= asks for: where its site lies, or null (this one, none asked, or one not held). */
+function otherReleaseOf(state: Loaded, get: (key: string) => string | undefined): string | null {
+  const release = get('release');
+  if (!release || release === String(state.index.release.year)) return null;
+  return state.index.releases?.find((r) => String(r.year) === release && r.prefix !== '')?.prefix ?? null;
+}
+
+/** The site of a release under a path of the host's ("/releases/2026"): its files and indexes are the host's with the path in front. */
+function under(host: EdgeSite, prefix: string): EdgeSite {
+  return {
+    prefix,
+    readFile: (path) => host.readFile(`${prefix}${path}`),
+    next(request) {
+      const url = new URL(request.url);
+      url.pathname = `${prefix}${url.pathname}`;
+      return host.next(new Request(url, request));
+    },
+  };
+}
+
+/** A release other than the default one by its path: /releases/<year>/… */
+const RELEASE_PATH = /^\/releases\/([0-9]{4})(\/.*)?$/;
+
 export async function handle(request: Request, host: EdgeSite): Promise<Response> {
+  // The method first: nothing else of a request the handler never answers is read or copied.
+  if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return error(request, 405, `Method "${request.method}" not allowed.`);
+  // A release other than the default one, asked for by its path: the same API over its site (the build's
+  // /releases/<year>/ folder, whose bodies link within it). Its indexes say whether it is one.
+  const url = new URL(request.url);
+  const byPath = host.prefix === undefined ? RELEASE_PATH.exec(url.pathname) : null;
+  if (byPath) {
+    const inner = new URL(url);
+    inner.pathname = byPath[2] ?? '/';
+    return handleSite(new Request(inner, request), under(host, `/releases/${byPath[1]}`));
+  }
+  return handleSite(request, host);
+}
+
+async function handleSite(request: Request, host: EdgeSite): Promise<Response> {
   // Every file asked of the site below, also the request's own: in a compact build, the missing ones rendered.
   const site = withMissingRendered(host);
   const url = new URL(request.url);
   const route = routeOf(url.pathname);
-  if (route === null) return otherRoute(request, url, site);
+  if (route === null) return otherRoute(request, url, site, host);
   // A collection's, group's or species' folder URL as such: the copy of its
   // first page the build writes in that folder answers it (as Netlify's rule
   // does; a static server would give the folder's page for people).
@@ -262,6 +309,8 @@ export async function handle(request: Request, host: EdgeSite): Promise<Response
   if (callback instanceof Response) return callback;
   const state = await loadedOrNull(site);
   if (state === null) return site.next(request);
+  const elsewhere = otherReleaseOf(state, get);
+  if (elsewhere !== null) return handleSite(request, under(host, elsewhere));
   const otherRelease = releaseRefused(request, state, get, callback);
   if (otherRelease) return otherRelease;
   if (request.method === 'OPTIONS') return options(request, route, format, callback);
@@ -273,9 +322,10 @@ export async function handle(request: Request, host: EdgeSite): Promise<Response
     case 'detail': {
       // The service's split_id: base id, a dot, a number ("MA0139.01" is MA0139.1).
       const m = /^(.+)\.([0-9]+)$/.exec(route.id);
-      const record = m ? state.byId.get(`${m[1]}.${Number(m[2])}`) : undefined;
-      if (!record) return error(request, 404, NOT_FOUND, callback);
-      return file(ctx, detailDir(state.index.layout, record.matrixId));
+      const id = m ? `${m[1]}.${Number(m[2])}` : '';
+      // A matrix only another release has (new there) answers from its files at the root, as without the handler.
+      if (!state.byId.has(id) && state.index.elsewhere?.[id] === undefined) return error(request, 404, NOT_FOUND, callback);
+      return file(ctx, detailDir(state.index.layout, id));
     }
     case 'versions':
       return file(ctx, versionsDir(state.index.layout, route.baseId));
@@ -287,6 +337,7 @@ export async function handle(request: Request, host: EdgeSite): Promise<Response
 /** The site's files, and where the host has none and the index says the build is compact, the full build's file rendered (render-missing.ts). */
 function withMissingRendered(site: EdgeSite): EdgeSite {
   return {
+    prefix: site.prefix,
     readFile: (path) => site.readFile(path),
     async next(request) {
       const response = await site.next(request);
@@ -513,7 +564,7 @@ type IndexPage = Extract<ApiTarget, { kind: 'index-page' }>;
 /** Items of an index list, read once per instance from its largest pre-rendered page size. */
 const indexItems = new WeakMap<Loaded, Map<string, Promise<Json[]>>>();
 
-async function otherRoute(request: Request, url: URL, site: EdgeSite): Promise<Response> {
+async function otherRoute(request: Request, url: URL, site: EdgeSite, host: EdgeSite): Promise<Response> {
   // Matched first in the flat layout, so that pages and assets never wait for the indexes.
   const flat = apiTarget(apiRoutes(FLAT), url.pathname, [], null);
   if (flat === null ? !url.pathname.startsWith(`${API}/`) : flat.kind === 'file' && !LAYOUT_KINDS.has(flat.route)) return site.next(request);
@@ -536,7 +587,7 @@ async function otherRoute(request: Request, url: URL, site: EdgeSite): Promise<R
   if (target.kind === 'matrix') {
     // The list and matrix endpoints without their trailing slash: answered as with it (Netlify's rules take both; the service redirects).
     if (url.pathname.endsWith('/')) return site.next(request);
-    return handle(new Request(new URL(`${url.pathname}/${url.search}`, url), request), site);
+    return handleSite(new Request(new URL(`${url.pathname}/${url.search}`, url), request), host);
   }
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
     return error(request, 405, `Method "${request.method}" not allowed.`);
@@ -549,6 +600,8 @@ async function otherRoute(request: Request, url: URL, site: EdgeSite): Promise<R
   }
   const callback = target.format === 'jsonp' ? jsonpCallback(request, get) : undefined;
   if (callback instanceof Response) return callback;
+  const elsewhere = otherReleaseOf(state, get);
+  if (elsewhere !== null) return handleSite(request, under(host, elsewhere));
   const otherRelease = releaseRefused(request, state, get, callback);
   if (otherRelease) return otherRelease;
   const format = target.format;

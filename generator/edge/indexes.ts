@@ -47,6 +47,11 @@ export interface EdgeIndex {
   compact?: true;
   /** Every value a filter takes in the pre-rendered views (views.ts filterValues). */
   filterValues: Record<FilterKey, string[]>;
+  /** A site of several releases (in the default release's index): each release and the path its whole
+   *  site lives under ("" for the default one, "/releases/2026" for another); release=<year> answers from there. */
+  releases?: { year: number; name: string; prefix: string }[];
+  /** Matrix and base ids only another release has, with that release's year: their files lie at the root. */
+  elsewhere?: Record<string, number>;
   rows: IndexRow[];
 }
 

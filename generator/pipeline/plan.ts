@@ -18,8 +18,23 @@ export type LazyContent = () => Content;
 
 /** Work described by data, so that a worker thread can do it (see wire.ts). */
 export type Task =
-  | { kind: 'resource'; paths: string[]; planned: PlannedResource; formats: readonly FormatId[] }
+  | { kind: 'resource'; paths: string[]; planned: PlannedResource; formats: readonly FormatId[]; part: number }
   | { kind: 'logo'; paths: [string]; matrix: Matrix };
+
+/** What the formats need to render a part of the site: its release and folder layout (formatContext). */
+export interface PlanPart {
+  release: ReleaseInfo;
+  layout: Layout;
+}
+
+/** Where a part of the site is planned: one release's files, under a folder of the output (prefix "" or "releases/2026/"). */
+export interface PlanTarget {
+  add(relPath: string, content: Content | LazyContent): void;
+  addResource(planned: PlannedResource): void;
+  addLogo(matrix: Matrix): void;
+  /** Whether a file is planned (relative to the target's folder). */
+  has(relPath: string): boolean;
+}
 
 /** A planned file whose content a task renders. */
 class Deferred {
@@ -78,9 +93,40 @@ export class OutputPlan {
   private readonly spellings = new Map<string, string>([['', '']]);
   private readonly caseClashes: [string, string][] = [];
 
+  /** The releases the site's resources are rendered for: the first is the plan's own (release, layout);
+   *  a site with several releases adds one per release (part()). */
+  readonly parts: PlanPart[] = [];
+
   /** release: what the formats print about the release (needed for resources); layout: the site's folder
    *  layout (routes/shard.ts), where logos lie and what pages link (needed for resources and logos). */
-  constructor(readonly release?: ReleaseInfo, readonly layout?: Layout) {}
+  constructor(readonly release?: ReleaseInfo, readonly layout?: Layout) {
+    if (release && layout) this.parts.push({ release, layout });
+  }
+
+  /** This plan as a target: the plan's own release at the root of the output. */
+  get root(): PlanTarget {
+    return this.part('', this.release!, this.layout!);
+  }
+
+  /**
+   * Another release's part of the site: its files under `prefix` ("releases/2026/", or "" for files at
+   * the root rendered with another release's description), its resources rendered with its own
+   * description and layout. Logos lie in the site's layout under the prefix.
+   */
+  part(prefix: string, release: ReleaseInfo, layout: Layout): PlanTarget {
+    if (prefix !== '' && !/^[a-z0-9_-]+(\/[a-z0-9_-]+)*\/$/.test(prefix)) throw new Error(`part prefix "${prefix}" is not a relative folder path ending in "/"`);
+    let index = this.parts.findIndex((p) => p.release === release && p.layout === layout);
+    if (index < 0) index = this.parts.push({ release, layout }) - 1;
+    return {
+      add: (relPath, content) => this.add(`${prefix}${relPath}`, content),
+      addResource: (planned) => {
+        const formats = formatsOf(planned);
+        this.addTask({ kind: 'resource', paths: formats.map((f) => `${prefix}${outputPath(planned.dir, f)}`), planned, formats, part: index });
+      },
+      addLogo: (matrix) => this.addTask({ kind: 'logo', paths: [`${prefix}${logoPath(layout, matrix.matrixId).slice(1)}`], matrix }),
+      has: (relPath) => this.files.has(`${prefix}${relPath}`),
+    };
+  }
 
   /** Plans a file with its content; relative path with "/" separators. Refuses clashes and escapes. */
   add(relPath: string, content: Content | LazyContent): void {
@@ -90,9 +136,8 @@ export class OutputPlan {
 
   /** Plans a resource in each of its formats (formatsOf), rendered later by a worker. */
   addResource(planned: PlannedResource): void {
-    const formats = formatsOf(planned);
-    const paths = formats.map((f) => outputPath(planned.dir, f));
-    this.addTask({ kind: 'resource', paths, planned, formats });
+    if (!this.release || !this.layout) throw new Error('an OutputPlan needs the release description and the site\'s layout to plan resources (new OutputPlan(release, layout))');
+    this.root.addResource(planned);
   }
 
   /** Plans a matrix's logo, rendered later by a worker. */
@@ -102,7 +147,6 @@ export class OutputPlan {
   }
 
   private addTask(task: Task): void {
-    if (task.kind === 'resource' && (!this.release || !this.layout)) throw new Error('an OutputPlan needs the release description and the site\'s layout to plan resources (new OutputPlan(release, layout))');
     const index = this.tasks.length;
     task.paths.forEach((p) => this.claim(p));
     this.tasks.push(task);
@@ -113,7 +157,7 @@ export class OutputPlan {
   renderHere(index: number): Content[] {
     const task = this.tasks[index];
     if (!task) throw new Error(`task ${index} was already handed to the writer`);
-    return renderTask(resolveTask(task), formatContext(this.release!, this.layout!));
+    return renderTask(resolveTask(task), this.parts.map((p) => formatContext(p.release, p.layout)));
   }
 
   private claim(relPath: string): void {

@@ -12,9 +12,8 @@ import type { ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
 
 export interface WorkerInit {
-  /** The site's folder layout and release description: what the pages link (absent for a plan of logos and files only). */
-  layout?: Layout;
-  release?: ReleaseInfo;
+  /** Each release's description and folder layout (OutputPlan.parts): what the pages print and link (none for a plan of logos and files only). */
+  parts?: { release: ReleaseInfo; layout: Layout }[];
 }
 
 /** A batch's files: their bytes one after the other in data (moved, not copied, from the worker), each file's length in lengths. */

@@ -22,18 +22,20 @@ export function formatContext(release: ReleaseInfo, layout: Layout): FormatConte
 
 /** A task as plain data: the resource as each format's request sees it. */
 export type WireTask =
-  | { kind: 'resource'; paths: string[]; formats: FormatId[]; resources: Resource[] }
+  | { kind: 'resource'; paths: string[]; formats: FormatId[]; resources: Resource[]; /** Which of the plan's parts (a release) renders it. */ part: number }
   | { kind: 'logo'; paths: string[]; pfm: Pfm };
 
 /** Applies what only the main thread can (withFormat calls the list's query-URL function). */
 export function resolveTask(task: Task): WireTask {
   if (task.kind === 'logo') return { kind: 'logo', paths: task.paths, pfm: task.matrix.pfm };
   const resource = task.planned.resource; // once: a list page builds it when asked
-  return { kind: 'resource', paths: task.paths, formats: [...task.formats], resources: task.formats.map((f) => withFormat(task.planned, f, resource)) };
+  return { kind: 'resource', paths: task.paths, formats: [...task.formats], resources: task.formats.map((f) => withFormat(task.planned, f, resource)), part: task.part };
 }
 
-/** The content of each of the task's paths, in order. */
-export function renderTask(task: WireTask, context: FormatContext): Content[] {
+/** The content of each of the task's paths, in order; contexts: one per part of the plan (a release). */
+export function renderTask(task: WireTask, contexts: readonly FormatContext[]): Content[] {
   if (task.kind === 'logo') return [renderLogoSvg(task.pfm)];
+  const context = contexts[task.part];
+  if (!context) throw new Error('an OutputPlan needs the release description and the site\'s layout to render resources');
   return task.formats.map((format, i) => FORMATS[format].render(task.resources[i], context));
 }

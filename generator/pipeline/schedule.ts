@@ -48,9 +48,9 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
 
   const workers = options.workers ?? (plan.tasks.length >= WORKER_THRESHOLD ? defaultWorkers() : 0);
   const pool = options.pool ?? (workers > 0 ? new RenderPool(workers) : null);
-  const context = plan.release && plan.layout ? formatContext(plan.release, plan.layout) : null;
+  const contexts = plan.parts.map((p) => formatContext(p.release, p.layout));
   try {
-    if (pool) pool.init({ layout: plan.layout, release: plan.release });
+    if (pool) pool.init({ parts: plan.parts });
     const inFlight = new Set<Promise<void>>();
     let batch: Buffer[] = [];
     let batchPaths: string[] = [];
@@ -96,8 +96,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         batchPaths.push(...task.paths);
         if (batch.length >= BATCH_TASKS) await dispatch();
       } else {
-        if (wire.kind === 'resource' && !context) throw new Error('an OutputPlan needs the release description and the site\'s layout to render resources');
-        const contents = renderTask(wire, context!);
+        const contents = renderTask(wire, contexts);
         wire.paths.forEach((rel, i) => sink.file(rel, contents[i]));
       }
     }

@@ -7,18 +7,18 @@ import { formatContext, renderTask } from './render.ts';
 import { decodeTask } from './wire.ts';
 import type { BatchResult, WorkerInit } from './pool.ts';
 
-let context: FormatContext | null = null;
+let contexts: FormatContext[] = [];
 
 parentPort!.on('message', (message: { init: WorkerInit } | { id: number; tasks: Uint8Array[] }) => {
   if ('init' in message) {
     const init = message.init;
-    context = init.release && init.layout ? formatContext(init.release, init.layout) : null;
+    contexts = (init.parts ?? []).map((p) => formatContext(p.release, p.layout));
     return;
   }
   let result: BatchResult = { id: message.id, data: new Uint8Array(0), lengths: [] };
   try {
     const contents = [];
-    for (const bytes of message.tasks) contents.push(...renderTask(decodeTask(bytes), context!));
+    for (const bytes of message.tasks) contents.push(...renderTask(decodeTask(bytes), contexts));
     const lengths = contents.map((c) => (typeof c === 'string' ? Buffer.byteLength(c) : c.length));
     // One buffer of its own (not from Node's shared pool), so that it can be moved to the main thread.
     const data = Buffer.allocUnsafeSlow(lengths.reduce((a, b) => a + b, 0));

@@ -14,5 +14,7 @@ export const SITE_CSS = '/static/api/site.css';
 export const SITE_JS = '/static/api/site.js';
 export const SEARCH_JS = '/static/api/search.js';
 export const SEARCH_INDEX = '/static/search/index.json';
+/** Releases other than the default one: each a whole site under /releases/<year>/ (release=<year> is routed there). */
+export const RELEASES_DIR = '/releases/';
 /** What Netlify and http-server answer a missing file with. */
 export const NOT_FOUND_PAGE = '/404.html';
