@@ -173,7 +173,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
   const elsewhere = planElsewhere(plan, main.release, others.map((r) => r.release), base, layout);
   const listPages = defaultPageCount(main.release);
-  const rules = redirectRules(routingInput(main.release, listPages, layout, base));
+  const otherHeld = held.filter((h) => h.prefix !== '').map((h) => ({ year: h.info.year, prefix: h.prefix }));
+  const rules = redirectRules(routingInput(main.release, listPages, layout, base, otherHeld));
   plan.root.add('_redirects', printRedirects(rules));
   const root = basePathOf(base);
   plan.root.add('_headers', printHeaders(headerRules(root)));
@@ -225,7 +226,8 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   // unknown matrix that is the real service's answer.
   target.add(outputFile(NOT_FOUND_PAGE), NOT_FOUND);
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
-  for (const [file, content] of apiExtras(release, base, planned, context, { copies: !compact })) target.add(file, content);
+  const otherHeld = options.main ? options.held.filter((h) => h.prefix !== '').map((h) => ({ year: h.info.year, prefix: h.prefix })) : [];
+  for (const [file, content] of apiExtras(release, base, planned, context, { copies: !compact, held: otherHeld })) target.add(file, content);
   const root = basePathOf(base);
   plan_assets(target, layout, root);
   target.add(outputFile(SEARCH_INDEX), searchIndex(release));

@@ -113,7 +113,12 @@ export interface RoutingInput {
   shards?: readonly string[];
   /** The path the site lives under ("" at the host's root, "/jaspar"): every rule's from and to start with it. */
   root?: string;
+  /** The site's other releases (each a whole site under its prefix, "/releases/2026"); their query URLs need the edge function. */
+  held?: readonly { year: number; prefix: string }[];
 }
+
+/** Query parameters of the API: a query URL under another release's path asks for something no file answers without the edge function. */
+const API_PARAMS = [...new Set(['format', 'page', 'page_size', 'release', 'callback', ...FILTER_KEYS, ...UNSUPPORTED_PARAMS])];
 
 export { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
 import { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
@@ -155,7 +160,7 @@ const ordered = (query: Query): Query => Object.fromEntries(Object.entries(query
 const placeholders = (keys: readonly FilterKey[]): Filters => Object.fromEntries(keys.map((k) => [k, `:${k}`]));
 
 /** The JSON error bodies the rules point at (path → body), written by the build. */
-export function errorFiles(input: Pick<RoutingInput, 'year'>): [string, string][] {
+export function errorFiles(input: Pick<RoutingInput, 'year' | 'held'>): [string, string][] {
   const supported = `Supported: format, page, page_size (${PAGE_SIZES.join(', ')}; larger values answer as ${MAX_PAGE_SIZE}), ` +
     `release=${input.year}, and the filters collection, tax_group, tax_id and version=latest, alone or as collection + tax_group + version. ` +
     'See /api/v1/live-api/ for what this mirror answers.';
@@ -168,7 +173,14 @@ export function errorFiles(input: Pick<RoutingInput, 'year'>): [string, string][
   const sizes = (Object.entries(VIEW_FORMAT_SIZES) as [FormatId, readonly number[]][]).filter(([, s]) => s.length).map(([f, s]) => `${f}: ${s.join(', ')}`).join('; ');
   files.push([unsupportedPath('format-page-size'), JSON.stringify({ detail: `This static mirror has not pre-rendered this format at this page_size for filtered lists or page sizes other than ${DEFAULT_PAGE_SIZE}. Pre-rendered page sizes by format: ${sizes}. The whole release in each text format: /download/.` })]);
   files.push([unsupportedPath('sites-format'), JSON.stringify({ detail: `Binding sites are pre-rendered as ${SITES_FORMATS.join(' and ')} only.` })]);
-  files.push([unsupportedPath('release'), JSON.stringify({ detail: `This static mirror serves JASPAR release ${input.year} only (release=${input.year}).` })]);
+  const heldYears = [input.year, ...(input.held ?? []).map((h) => h.year)].sort();
+  files.push([unsupportedPath('release'), JSON.stringify({ detail: `This static mirror serves JASPAR ${heldYears.map((y) => `release=${y}`).join(' and ')} only.` })]);
+  for (const h of input.held ?? []) {
+    files.push([unsupportedPath(`release-${h.year}`), JSON.stringify({
+      detail: `JASPAR ${h.year} is answered here by its path URLs under ${h.prefix}/ (for example ${h.prefix}${LIST}/page/1/index.json, ${h.prefix}${LIST}/<matrix_id>/index.json); ` +
+        `release=${h.year} and other query URLs of that release need the edge function (netlify.toml), which this deploy does not run.`,
+    })]);
+  }
   files.push([unsupportedPath('bed-list'), JSON.stringify({ detail: `format=bed is pre-rendered for the unfiltered matrix list at page_size=${DEFAULT_PAGE_SIZE} only. The binding sites of one matrix: /api/v1/sites/<matrix_id>/ or /download/bed_files/<matrix_id>.bed.` })]);
   return files.map(([p, body]) => [p, `${body}\n`]);
 }
@@ -252,6 +264,7 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
     ({ from, ...(query ? { query } : {}), to, status: 404, force: true });
   const layout = input.layout ?? FLAT;
   const otherReleases = JASPAR_RELEASE_YEARS.filter((year) => year !== input.year);
+  const held = new Set((input.held ?? []).map((h) => h.year));
 
   // Files that lie where a placeholder rule below would take their name for
   // an id or a collection: served as they are.
@@ -270,9 +283,14 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   // client asks with these parameters), one for each filtered list.
   const guards = (from: string) => {
     for (const param of UNSUPPORTED_PARAMS) rules.push({ from, query: { [param]: ':value' }, to: unsupportedPath(`param-${param}`), status: 501, force: true });
-    for (const year of otherReleases) rules.push({ from, query: { release: String(year) }, to: unsupportedPath('release'), status: 501, force: true });
+    for (const year of otherReleases) rules.push({ from, query: { release: String(year) }, to: unsupportedPath(held.has(year) ? `release-${year}` : 'release'), status: 501, force: true });
   };
   guards(`${API}/:endpoint`);
+  // Another release's site (/releases/2026/): its path URLs are files; a query URL there (which its bodies
+  // link) would get the folder's page for people, other data: refused, unless the edge function answers it.
+  for (const h of input.held ?? []) {
+    for (const param of API_PARAMS) rules.push({ from: `${h.prefix}${API}/*`, query: { [param]: ':value' }, to: unsupportedPath(`release-${h.year}`), status: 501, force: true });
+  }
 
   const matrixDir = (filters: Filters, size: number | string, page: string) => listDir(page, size, filters);
   // The matrix list first (netlify dev walks the rules in order for every request).

@@ -16,14 +16,14 @@ import { DOCS_DIR, OPENAPI_JSON, OPENAPI_YAML, basePathOf, outputPath } from '..
 import { shardsOf, type Layout } from '../routes/shard.ts';
 
 /** What the host rules depend on: the list's length, the release, the folder layout and the path the site lives under. */
-export function routingInput(release: Release, pageCount: number, layout: Layout, base?: string): RoutingInput {
+export function routingInput(release: Release, pageCount: number, layout: Layout, base?: string, held: RoutingInput['held'] = []): RoutingInput {
   const ids = release.matrices.flatMap((m) => [m.matrixId, m.baseId]);
-  return { pageCount, year: release.info.year, layout, shards: layout.idFolders ? shardsOf(ids, layout) : [], root: base === undefined ? '' : basePathOf(base) };
+  return { pageCount, year: release.info.year, layout, shards: layout.idFolders ? shardsOf(ids, layout) : [], root: base === undefined ? '' : basePathOf(base), held };
 }
 
 /** `copies`: false in a compact build, whose edge handler renders them (edge/render-missing.ts). */
-export function apiExtras(release: Release, base: string, planned: PlannedResource[], context: FormatContext, { copies = true } = {}): [string, string][] {
-  const files: [string, string][] = errorFiles({ year: release.info.year }).map(([p, body]) => [p.slice(1), body]);
+export function apiExtras(release: Release, base: string, planned: PlannedResource[], context: FormatContext, { copies = true, held = [] as RoutingInput['held'] } = {}): [string, string][] {
+  const files: [string, string][] = errorFiles({ year: release.info.year, held }).map(([p, body]) => [p.slice(1), body]);
   const byDir = new Map(planned.map((p) => [p.dir, p]));
   for (const [into, from] of copies ? firstPageCopies(filterValues(release)) : []) {
     const first = byDir.get(from);
