@@ -9,7 +9,7 @@ import { CSV_COLUMNS, loadRelease } from '../../generator/dataset/load.ts';
 import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { FIXTURE_IDS, makeRelease } from '../support/fixtures.ts';
 
-const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}' };
+const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
 
 // ---------------------------------------------------------------- helpers
 
