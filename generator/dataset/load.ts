@@ -2,10 +2,11 @@
 // the optional pfm_noninteger.json and sites/<id>.bed. Every problem is
 // collected (file:line, what is wrong, what to do) and reported at once.
 // docs/parsing-behavior.md says what is accepted and why.
-import { readdirSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { BASES, type Base, type Matrix, type Pfm, type Release, type ReleaseInfo, type Species } from './types.ts';
+import { BASES, COLLECTION_STATUSES, type Base, type CollectionStatus, type Matrix, type Pfm, type Release, type ReleaseCollection, type ReleaseInfo, type Species } from './types.ts';
+import { jasparRelease } from './releases.ts';
 import { DatasetError, ProblemList } from './diagnostics.ts';
 import { ReleaseFolder, SIZE_LIMITS, readCapped, type FileKind } from './files.ts';
 import { parseJson, type JsonNode } from './json.ts';
@@ -660,6 +661,7 @@ const RELEASE_KEYS = {
   meme_url: 'required',
   citation: 'optional',
   license: 'optional',
+  older_versions: 'optional',
 } as const;
 
 /**
@@ -668,7 +670,10 @@ const RELEASE_KEYS = {
  * single-line (a newline in transfac_from would forge a line in every
  * TRANSFAC file), year a whole number from 1900 to 9999 (it names the
  * /api/v1/releases/<year>/ folder; .nan and 1e400 are numbers to YAML),
- * meme_url an http(s) URL without spaces.
+ * meme_url an http(s) URL without spaces. number (JASPAR's release number)
+ * must be the one JASPAR gave the year (dataset/releases.ts), collections a
+ * mapping of collection names to "mirrored" or "not published", and
+ * older_versions a release folder relative to the description's own folder.
  */
 export function readReleaseInfo(text: string, load: (t: string) => unknown, file: string): ReleaseInfo {
   const problems = new ProblemList();
@@ -715,10 +720,53 @@ export function readReleaseInfo(text: string, load: (t: string) => unknown, file
   if (typeof values.meme_url === 'string' && !FORBIDDEN_CHARACTER.test(memeUrl) && !/^https?:\/\/[^\s]+$/.test(memeUrl)) {
     problems.add(file, lineOf('meme_url'), `"meme_url" ${q(memeUrl)} is not an http(s) URL without spaces`, 'write the URL, e.g. http://jaspar.genereg.net/matrix/{matrix_id}');
   }
-  string('citation');
-  string('license');
+  const known = typeof year === 'number' ? jasparRelease(year) : undefined;
+  const citation = string('citation') || (known?.citation ?? '');
+  const license = string('license');
+  const number = values.number;
+  if (number !== undefined && (typeof number !== 'number' || !Number.isInteger(number) || number < 1)) {
+    problems.add(file, lineOf('number'), `"number" must be JASPAR's release number, a whole number from 1, not ${q(String(number))}`, known ? `write number: ${known.number}` : 'write the release number, e.g. 10 for JASPAR 2024');
+  } else if (number !== undefined && known && number !== known.number) {
+    problems.add(file, lineOf('number'), `"number" is ${number} but JASPAR ${known.year} is release ${known.number}`, `write number: ${known.number}`);
+  }
+  const collections = readCollections(values.collections, file, lineOf('collections'), problems);
+  const older = string('older_versions');
+  let olderVersions: string | null = null;
+  if (older !== '' && !FORBIDDEN_CHARACTER.test(older)) {
+    // Relative to the description's folder (data/), so that the build finds it from any working folder.
+    olderVersions = path.resolve(path.dirname(file), older);
+    let folder = false;
+    try {
+      folder = statSync(olderVersions).isDirectory();
+    } catch {
+      folder = false;
+    }
+    if (!folder) problems.add(file, lineOf('older_versions'), `"older_versions" names ${q(older)}, which is not a folder beside ${path.basename(file)}`, 'name the release folder older versions take their counts from, e.g. older_versions: jaspar-2024, or remove the key');
+  }
   if (problems.size > 0) throw new DatasetError(problems.items);
-  return { name, year: year as number, transfacFrom, memeUrl };
+  return {
+    name, year: year as number, transfacFrom, memeUrl,
+    number: typeof number === 'number' ? number : (known?.number ?? null),
+    citation, license, collections, olderVersions,
+  };
+}
+
+/** collections: {CORE: mirrored, UNVALIDATED: not published}: which collections JASPAR's release has and which the mirror holds. */
+function readCollections(value: unknown, file: string, line: number, problems: ProblemList): ReleaseCollection[] {
+  if (value === undefined) return [];
+  const shape = `a mapping of collection names to ${COLLECTION_STATUSES.map((s) => `"${s}"`).join(' or ')}, e.g. collections: {CORE: mirrored, UNVALIDATED: not published}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.add(file, line, '"collections" is not a mapping', `write ${shape}`);
+    return [];
+  }
+  const out: ReleaseCollection[] = [];
+  for (const [name, status] of Object.entries(value)) {
+    if (!IDENTIFIER.test(name)) problems.add(file, line, `collection ${q(name)} is not a plain identifier (letters, digits, "_" and "-")`, 'use the collection name JASPAR uses, e.g. CORE');
+    else if (!(COLLECTION_STATUSES as readonly unknown[]).includes(status)) problems.add(file, line, `collection ${name} is ${q(String(status))}`, `write ${shape}`);
+    else out.push({ name, mirrored: status === 'mirrored', status: status as CollectionStatus });
+  }
+  if (out.length > 0 && !out.some((c) => c.mirrored)) problems.add(file, line, 'no collection is mirrored', 'say which collection the mirror holds, e.g. CORE: mirrored');
+  return out;
 }
 
 export type { Base };

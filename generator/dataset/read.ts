@@ -1,13 +1,15 @@
 // Which reader a --data folder needs: a folder with matrices.csv is a curated
 // release (load.ts, unchanged); a folder of JASPAR's own download files is
 // read by official/. The release description (data/release-<year>.yaml)
-// follows the year of the official files unless --release names one.
-import { existsSync, statSync } from 'node:fs';
+// follows the year of the official files unless --release names one. A
+// description with older_versions names the release folder whose counts the
+// official files' older versions take (official/merge.ts).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatasetError, ProblemList } from './diagnostics.ts';
 import { loadRelease } from './load.ts';
-import { detect, hasOfficialFiles, readOfficial, releaseYear } from './official/index.ts';
-import type { Release, ReleaseInfo } from './types.ts';
+import { detect, hasOfficialFiles, readOfficial, releaseYear, type OlderRelease } from './official/index.ts';
+import { BASES, type Matrix, type Release, type ReleaseInfo } from './types.ts';
 
 export interface ReadRelease {
   release: Release;
@@ -40,6 +42,44 @@ export function releaseFileFor(dataDir: string, given: string | undefined, curat
 
 export function readRelease(dataDir: string, info: ReleaseInfo): ReadRelease {
   const found = officialFiles(dataDir);
-  if (found === null) return { release: loadRelease(dataDir, info), notes: [] };
-  return readOfficial(dataDir, info, found);
+  if (found === null) {
+    if (info.olderVersions !== null) {
+      // A curated release lists every version itself: counts from elsewhere would be a second source.
+      const problems = new ProblemList();
+      problems.add(shown(dataDir), 1, `the release description names older_versions (${shown(info.olderVersions)}), but this folder is a curated release (matrices.csv), which holds every version itself`,
+        'leave older_versions out of the description of a curated release: it is for JASPAR\'s download files, whose bundles hold the latest versions only');
+      throw new DatasetError(problems.items);
+    }
+    return { release: loadRelease(dataDir, info), notes: [] };
+  }
+  return readOfficial(dataDir, info, found, info.olderVersions === null ? undefined : olderRelease(info.olderVersions, info));
+}
+
+const shown = (file: string) => path.relative(process.cwd(), file) || file;
+
+/** The release older versions take their counts from, read by its own reader; its own older_versions is not followed (one release back is the rule). */
+function olderRelease(dir: string, info: ReleaseInfo): OlderRelease {
+  const { release } = readRelease(dir, { ...info, olderVersions: null });
+  const curated = existsSync(path.join(dir, 'matrices.csv'));
+  const folder = shown(dir);
+  let preciseLines: Map<string, number> | undefined;
+  // A curated release's counts: matrices/<id>.jaspar, or pfm_noninteger.json where they are not whole numbers.
+  const where = (m: Matrix) => {
+    if (!curated) return { file: folder, line: 1 };
+    if (BASES.every((b) => m.pfm[b].every(Number.isInteger))) return { file: path.join(folder, 'matrices', `${m.matrixId}.jaspar`), line: 1 };
+    const json = path.join(dir, 'pfm_noninteger.json');
+    preciseLines ??= keyLines(readFileSync(json, 'utf8'));
+    return { file: shown(json), line: preciseLines.get(m.matrixId) ?? 1 };
+  };
+  return { release, name: folder, where };
+}
+
+/** Line of each top-level "<id>": key of pfm_noninteger.json (read only when a problem names one). */
+function keyLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  text.split('\n').forEach((line, i) => {
+    const key = /^\s*"([A-Z]{2}[0-9]{4}\.[0-9]+)"\s*:/.exec(line);
+    if (key && !lines.has(key[1])) lines.set(key[1], i + 1);
+  });
+  return lines;
 }

@@ -43,7 +43,28 @@ export interface ReleaseInfo {
   transfacFrom: string;
   /** MEME `URL` line; `{matrix_id}` is replaced. */
   memeUrl: string;
+  /** JASPAR's release number (2024 = 10, 2026 = 11; dataset/releases.ts), or null for a year JASPAR has not released. */
+  number: number | null;
+  /** The release's paper, as cited on the pages and in /api/v1/releases/; empty when the description gives none. */
+  citation: string;
+  license: string;
+  /** Which collections JASPAR's release has and which of them the mirror holds, in the description's order; empty when it does not say. */
+  collections: ReleaseCollection[];
+  /** Absolute path of the release folder older versions take their counts from (`older_versions`, relative to the description's folder), or null. */
+  olderVersions: string | null;
 }
+
+export interface ReleaseCollection {
+  /** JASPAR's collection name, e.g. CORE. */
+  name: string;
+  /** True when the mirror holds it; false when JASPAR's files of it are not public (the reason is `status`). */
+  mirrored: boolean;
+  /** As the description says it: "mirrored" or "not published". */
+  status: CollectionStatus;
+}
+
+export const COLLECTION_STATUSES = ['mirrored', 'not published'] as const;
+export type CollectionStatus = (typeof COLLECTION_STATUSES)[number];
 
 export interface Release {
   info: ReleaseInfo;

@@ -16,10 +16,10 @@ import { SIZE_LIMITS } from '../../generator/dataset/files.ts';
 import { CSV_COLUMNS, loadRelease, readReleaseInfo } from '../../generator/dataset/load.ts';
 import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { makeRelease } from '../support/fixtures.ts';
-import { dataDir } from '../support/paths.ts';
+import { PROJECT_ROOT, dataDir } from '../support/paths.ts';
 import { turn } from '../support/run.ts';
 
-const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}' };
+const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
 
 const made: string[] = [];
 function fixture(): string {
@@ -313,7 +313,24 @@ describe('the release description is validated with file:line (issue 15.11)', ()
   const at = (line: number, message: RegExp) => expect.objectContaining({ file: 'release.yaml', line, message: expect.stringMatching(message), fix: expect.stringMatching(/\S/) });
 
   it('accepts the shipped description', () => {
-    expect(readReleaseInfo(GOOD, (t) => yaml.load(t), 'release.yaml')).toEqual(INFO);
+    expect(readReleaseInfo(GOOD, (t) => yaml.load(t), 'release.yaml')).toEqual({ ...INFO, citation: 'X. 2024.', license: 'CC BY 4.0' });
+  });
+
+  it('reads the release number, the collections and the older-versions folder (relative to the description\'s folder)', () => {
+    const file = path.join(PROJECT_ROOT, 'data/release-2026.yaml');
+    const info = readReleaseInfo(read(file), (t) => yaml.load(t), file);
+    expect(info).toMatchObject({ name: 'JASPAR 2026', year: 2026, number: 11, olderVersions: path.join(PROJECT_ROOT, 'data/jaspar-2024') });
+    expect(info.citation).toMatch(/^Ovek Baydar D, et al\. JASPAR 2026: expansion of transcription factor binding profiles and integration of deep learning models\. Nucleic Acids Res\. 2026;54\(D1\):D184-D193\. doi:10\.1093\/nar\/gkaf1209$/);
+    expect(info.collections).toEqual([
+      { name: 'CORE', mirrored: true, status: 'mirrored' },
+      { name: 'UNVALIDATED', mirrored: false, status: 'not published' },
+      { name: 'DL', mirrored: false, status: 'not published' },
+    ]);
+    const file2024 = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
+    const info2024 = readReleaseInfo(read(file2024), (t) => yaml.load(t), file2024);
+    expect(info2024).toMatchObject({ number: 10, olderVersions: null, collections: [{ name: 'CORE', mirrored: true }, { name: 'UNVALIDATED', mirrored: true }] });
+    // Without number: the table's (dataset/releases.ts); without a citation, the table's.
+    expect(readReleaseInfo(GOOD.replace(/citation.*\n/, ''), (t) => yaml.load(t), 'release.yaml')).toMatchObject({ number: 10, citation: expect.stringMatching(/^Rauluseviciute I.*gkad1059$/) });
   });
 
   it.each([
@@ -330,6 +347,13 @@ describe('the release description is validated with file:line (issue 15.11)', ()
     ['a YAML syntax error', `${GOOD}bad: [unclosed\n`, 8, /not valid YAML/],
     ['a key written twice', `${GOOD}year: 2025\n`, 7, /not valid YAML: duplicated mapping key/],
     ['not a mapping', '- a\n- b\n', 1, /expected a mapping/],
+    ['another year\'s release number', `${GOOD}number: 11\n`, 7, /"number" is 11 but JASPAR 2024 is release 10/],
+    ['a release number that is not a whole number', `${GOOD}number: ten\n`, 7, /"number" must be JASPAR's release number/],
+    ['collections as a list', `${GOOD}collections: [CORE]\n`, 7, /"collections" is not a mapping/],
+    ['a collection neither mirrored nor not published', `${GOOD}collections: {CORE: maybe}\n`, 7, /collection CORE is "maybe"/],
+    ['a collection name with a slash', `${GOOD}collections: {"CO/RE": mirrored}\n`, 7, /collection "CO\/RE" is not a plain identifier/],
+    ['no collection mirrored', `${GOOD}collections: {CORE: not published}\n`, 7, /no collection is mirrored/],
+    ['older_versions not a folder', `${GOOD}older_versions: no-such-release\n`, 7, /"older_versions" names "no-such-release", which is not a folder beside release\.yaml/],
   ])('%s', (_name, text, line, message) => {
     expect(problemsIn(text)).toContainEqual(at(line, message));
   });

@@ -9,13 +9,13 @@ import { CSV_COLUMNS, loadRelease } from '../../generator/dataset/load.ts';
 import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { FIXTURE_IDS, makeRelease } from '../support/fixtures.ts';
 
-const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}' };
+const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
 
 // ---------------------------------------------------------------- helpers
 
 const made: string[] = [];
-function fixture(): string {
-  const dir = makeRelease();
+function fixture(ids?: string[]): string {
+  const dir = makeRelease(ids);
   made.push(dir);
   return dir;
 }
@@ -559,8 +559,11 @@ describe('loadRelease reads a clean release', () => {
     expect(rxr.pubmedIds).toEqual(['8674817']);
 
     // Empty cells: empty lists and empty strings.
-    const un = byId.get('UN0498.1')!;
-    expect(un).toMatchObject({ tfClass: [], tfFamily: [], species: [], uniprotIds: [], pubmedIds: [], dataType: '', comment: '', source: '' });
+    // UN0831.1 is the one matrix whose every annotation is empty (PROVENANCE.md, §3: the 2024 database export has no species for it).
+    const un = loadRelease(fixture(['UN0831.1']), INFO).matrices[0];
+    expect(un).toMatchObject({ taxGroup: '', tfClass: [], tfFamily: [], species: [], uniprotIds: [], pubmedIds: [], dataType: '', comment: '', source: '' });
+    // UN0498.1 had none before the 2024 database export filled its species, tax id and UniProt ids (J24_db_export, species_lookup).
+    expect(byId.get('UN0498.1')!).toMatchObject({ taxGroup: 'vertebrates', species: [{ taxId: 9606, name: 'Homo sapiens' }], uniprotIds: ['O43365', 'P19419'] });
     // JASPAR's 2024 files give MA2191.1 no species; the release fills it from JASPAR's 2026 table (provenance.csv).
     expect(byId.get('MA2191.1')!.species).toEqual([{ taxId: 7227, name: 'Drosophila melanogaster' }]);
   });

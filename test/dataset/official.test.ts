@@ -14,8 +14,8 @@ import { PROJECT_ROOT } from '../support/paths.ts';
 
 const SOURCES_2024 = path.join(PROJECT_ROOT, 'data/jaspar-2024/sources');
 const PARTIAL_2026 = path.join(PROJECT_ROOT, 'data/jaspar-2026-partial');
-const INFO_2024: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}' };
-const INFO_2026: ReleaseInfo = { name: 'JASPAR 2026', year: 2026, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.elixir.no/matrix/{matrix_id}' };
+const INFO_2024: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
+const INFO_2026: ReleaseInfo = { name: 'JASPAR 2026', year: 2026, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.elixir.no/matrix/{matrix_id}', number: 11, citation: '', license: '', collections: [], olderVersions: null };
 
 const REDUNDANT = 'JASPAR2024_CORE_redundant_pfms_jaspar.txt';
 const INSECTS = 'JASPAR2024_CORE_insects_non-redundant_pfms_transfac.txt';

@@ -8,7 +8,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import yaml from 'js-yaml';
 import { BASES, type Pfm, type Release, type ReleaseInfo } from '../../generator/dataset/types.ts';
 
-export const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}' };
+export const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
 
 /** A release folder in memory: relative path → bytes, or 'dir' for a folder standing where a file is expected. */
 export type Files = Map<string, Buffer | 'dir'>;

@@ -4,7 +4,12 @@
 // are written (JASPAR2024_CORE_plants_non-redundant_pfms_jaspar.txt). The
 // metadata table is known by its header (JASPAR publishes it as
 // ultimate_metadata_table_CORE.tsv and as JASPAR2026_CORE_metadata.tsv), a
-// binding-site file by its name, <matrix_id>.bed. A file that looks like
+// binding-site file by its name, <matrix_id>.bed. Records cut unchanged out
+// of one of JASPAR's bundles carry the bundle's year and collection and the
+// records' taxonomic group in their name too, with "records_extract" where
+// JASPAR writes the bundle kind (JASPAR2026_CORE_diatoms_records_extract.txt:
+// the one diatoms record, the end of the all-taxa jaspar bundle, which
+// JASPAR publishes in no per-taxon file). A file that looks like
 // matrices under another name is refused, so that no matrix is silently left
 // out; anything else (notes, other tables) is ignored and named in the build
 // summary.
@@ -26,6 +31,8 @@ export interface BundleFile {
   /** Taxonomic group of a per-taxon bundle, else null. */
   taxGroup: string | null;
   redundant: boolean;
+  /** True for records cut from a JASPAR bundle (EXTRACT_NAME), not a whole file. */
+  extract: boolean;
 }
 
 export interface Detected {
@@ -40,6 +47,9 @@ export interface Detected {
 
 /** JASPAR<year>_<COLLECTION>[_<taxon>]_{redundant,non-redundant}_pfms_{jaspar,meme,transfac}.txt */
 export const BUNDLE_NAME = /^JASPAR([0-9]{4})_([A-Z][A-Z0-9_]*?)(?:_([a-z][a-z0-9]*))?_(redundant|non-redundant)_pfms_(jaspar|meme|transfac)\.txt$/;
+
+/** JASPAR<year>_<COLLECTION>_<taxon>_records_extract.txt: jaspar records cut unchanged from a JASPAR bundle, all of that taxonomic group. */
+export const EXTRACT_NAME = /^JASPAR([0-9]{4})_([A-Z][A-Z0-9_]*?)_([a-z][a-z0-9]*)_records_extract\.txt$/;
 
 const KIND_NAMES: Record<Kind, string> = { jaspar: 'jaspar bundle', meme: 'MEME bundle', transfac: 'TRANSFAC export' };
 
@@ -109,7 +119,17 @@ export function detect(dir: string): Detected {
         found.refused.push({ path: file, message: `named like a JASPAR ${KIND_NAMES[kind]} but ${content === null ? 'its first line is not one' : `it holds a ${content === 'metadata' ? 'metadata table' : KIND_NAMES[content]}`}`, fix: `give the file its right name or content (JASPAR's download files are used unchanged)` });
         continue;
       }
-      found.bundles.push({ kind, path: file, name, year: Number(bundle[1]), collection: bundle[2], taxGroup: bundle[3] ?? null, redundant: bundle[4] === 'redundant' });
+      found.bundles.push({ kind, path: file, name, year: Number(bundle[1]), collection: bundle[2], taxGroup: bundle[3] ?? null, redundant: bundle[4] === 'redundant', extract: false });
+      continue;
+    }
+    const extract = EXTRACT_NAME.exec(base);
+    if (extract) {
+      // JASPAR's bundle records, so the jaspar layout: a MEME or TRANSFAC extract would need its own rules.
+      if (content !== 'jaspar') {
+        found.refused.push({ path: file, message: `named like records cut from a JASPAR jaspar bundle but ${content === null ? 'its first line is not a record header' : `it holds a ${content === 'metadata' ? 'metadata table' : KIND_NAMES[content]}`}`, fix: 'an extract holds jaspar records (">ID<TAB>NAME" and four rows) cut unchanged from JASPAR\'s bundle' });
+        continue;
+      }
+      found.bundles.push({ kind: 'jaspar', path: file, name, year: Number(extract[1]), collection: extract[2], taxGroup: extract[3], redundant: false, extract: true });
       continue;
     }
     if (content === 'metadata') {

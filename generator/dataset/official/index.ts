@@ -8,18 +8,19 @@ import { ReleaseFolder } from '../files.ts';
 import { readText } from '../load.ts';
 import type { ReleaseInfo } from '../types.ts';
 import { detect, type Detected } from './detect.ts';
-import { mergeOfficial, releaseYear, type OfficialRelease, type ParsedBundle } from './merge.ts';
+import { mergeOfficial, releaseYear, type OfficialRelease, type OlderRelease, type ParsedBundle } from './merge.ts';
 import { parseJasparBundle, parseMeme, parseMetadata, parseTransfac, type MetadataRow } from './parse.ts';
 
 export { detect, releaseYear };
-export type { OfficialRelease };
+export type { OfficialRelease, OlderRelease };
 
 /** True when the folder holds JASPAR download files (and so is read by readOfficial). */
 export function hasOfficialFiles(found: Detected): boolean {
   return found.bundles.length > 0 || found.metadata.length > 0 || found.refused.length > 0;
 }
 
-export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = detect(dir)): OfficialRelease {
+/** older: the release older versions take their counts from (ReleaseInfo.olderVersions, read by dataset/read.ts). */
+export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = detect(dir), older?: OlderRelease): OfficialRelease {
   const problems = new ProblemList();
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
   for (const r of found.refused) problems.add(shown(r.path), 1, r.message, r.fix);
@@ -49,5 +50,5 @@ export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = d
   // record without counts, a BED file without its matrix): report the files
   // alone. A refused file is left out and the rest is still checked.
   if (problems.size > found.refused.length) throw new DatasetError(problems.items);
-  return mergeOfficial({ detected: found, bundles, metadata, shown }, info, problems);
+  return mergeOfficial({ detected: found, bundles, metadata, shown, older }, info, problems);
 }

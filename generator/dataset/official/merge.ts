@@ -5,6 +5,12 @@
 // the second, naming the first; a rounded jaspar count is the TRANSFAC value
 // printed with %6.0f, not a disagreement. The rules of the curated loader
 // (ids, names, characters, identifiers, counts, BED) apply unchanged.
+// A release whose bundles hold the latest versions only (JASPAR 2026) names
+// an earlier release in its description (older_versions): the versions its
+// metadata table lists that no bundle holds take their counts from there,
+// and every version both hold must have the same counts. The annotations
+// (names included) are the release's own: they may change between releases,
+// counts never do.
 import { BASES, type Matrix, type Pfm, type Release, type ReleaseInfo, type Species } from '../types.ts';
 import { DatasetError, ProblemList } from '../diagnostics.ts';
 import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, plain, q, readBed } from '../load.ts';
@@ -25,6 +31,24 @@ export interface OfficialInput {
   metadata: MetadataRow[];
   /** File name as shown in messages. */
   shown: (file: string) => string;
+  /** The release older versions take their counts from (ReleaseInfo.olderVersions), or none. */
+  older?: OlderRelease;
+}
+
+/** An earlier release, read whole, for the counts of the versions the release-year bundles leave out. */
+export interface OlderRelease {
+  release: Release;
+  /** Its name in the summary: its folder, e.g. data/jaspar-2024. */
+  name: string;
+  /** Where a matrix's counts are in it, as file:line is shown in messages. */
+  where: (m: Matrix) => { file: string; line: number };
+}
+
+/** Counts taken from the older release for one matrix, and where they are. */
+interface OlderCounts {
+  pfm: Pfm;
+  file: string;
+  line: number;
 }
 
 export interface OfficialRelease {
@@ -116,22 +140,49 @@ export function mergeOfficial(input: OfficialInput, info: ReleaseInfo, problems 
     }
   }
 
+  // The older release: counts of every version the table lists, for the
+  // versions no bundle here holds and to check those that one does.
+  const olderCounts = new Map<string, OlderCounts>();
+  if (input.older) {
+    const older = input.older;
+    let listed = 0;
+    for (const m of older.release.matrices) {
+      if (!meta.has(m.matrixId)) continue;
+      listed++;
+      olderCounts.set(m.matrixId, { pfm: m.pfm, ...older.where(m) });
+    }
+    const only = [...olderCounts.keys()].filter((id) => !records.has(id)).length;
+    notes.push(`${older.name}: counts of ${only} older versions the ${year} table lists and no ${year} bundle holds; ${olderCounts.size - only} versions both hold checked; ${older.release.matrices.length - listed} of its matrices are not in the ${year} table and are left out`);
+  }
+
   const matrices: Matrix[] = [];
-  const ids = [...records.keys()].sort();
+  const ids = [...new Set([...records.keys(), ...[...olderCounts.keys()].filter((id) => meta.has(id))])].sort();
+  let fromBundles = 0;
+  let fromOlder = 0;
+  let precise = 0;
   for (const id of ids) {
-    const matrix = mergeOne(id, records.get(id)!, memes.get(id) ?? [], meta.get(id), problems);
+    const own = records.get(id) ?? [];
+    const prior = olderCounts.get(id);
+    const matrix = mergeOne(id, own, memes.get(id) ?? [], meta.get(id), problems, prior);
     memes.delete(id);
-    if (matrix) matrices.push(matrix);
+    if (!matrix) continue;
+    matrices.push(matrix);
+    if (own.length > 0) fromBundles++;
+    else fromOlder++;
+    if (own.length > 0 && prior && matrix.pfm === prior.pfm && !BASES.every((b) => prior.pfm[b].every(Number.isInteger))) precise++;
+  }
+  if (input.older) {
+    notes.push(`counts: ${fromBundles.toLocaleString('en')} from the ${year} bundles (${precise} of them with ${input.older.name}'s full-precision counts, which round to the bundles' whole numbers), ${fromOlder.toLocaleString('en')} from ${input.older.name}`);
   }
   for (const [id, list] of memes) {
     problems.add(list[0].file, list[0].line, `${plain(id)} is only in a MEME file, which gives probabilities, not counts`, `add the jaspar or TRANSFAC bundle that holds ${plain(id)}`);
   }
 
   const used = new Set(matrices.map((m) => m.matrixId));
-  const unused = [...meta.keys()].filter((id) => !records.has(id));
+  const unused = [...meta.keys()].filter((id) => !records.has(id) && !olderCounts.has(id));
   if (input.metadata.length > 0) {
     const tables = [...new Set(input.metadata.map((r) => r.file))].join(', ');
-    notes.push(`${tables}: ${meta.size - unused.length} of ${meta.size} matrices described have counts in the files; the other ${unused.length} are not mirrored`);
+    notes.push(`${tables}: ${meta.size - unused.length} of ${meta.size} matrices described have counts in the files${input.older ? ` or ${input.older.name}` : ''}; the other ${unused.length} are not mirrored`);
   }
   const byId = new Map(matrices.map((m) => [m.matrixId, m]));
   for (const bed of detected.beds) {
@@ -209,8 +260,10 @@ function split(cell: string, separator: RegExp): string[] {
   return cell.trim() === '' ? [] : cell.split(separator).map((v) => v.trim());
 }
 
-function mergeOne(id: string, list: { record: CountRecord; bundle: BundleFile }[], memes: MemeRecord[], row: MetadataRow | undefined, problems: ProblemList): Matrix | null {
-  const first = list[0].record;
+/** prior: the older release's counts of this version (older_versions), for a version no bundle holds (list empty) or to check one that a bundle holds. */
+function mergeOne(id: string, list: { record: CountRecord; bundle: BundleFile }[], memes: MemeRecord[], row: MetadataRow | undefined, problems: ProblemList, prior?: OlderCounts): Matrix | null {
+  // A version only the older release has counts for is listed in the table (mergeOfficial takes no other).
+  const first: { file: string; line: number } = list[0]?.record ?? row!;
   const m = MATRIX_ID.exec(id);
   if (!m) {
     problems.add(first.file, first.line, `matrix_id ${q(id)} is not <base_id>.<version> (two capital letters, four digits, a dot, a version number)`, 'correct the id, e.g. MA0004.1');
@@ -234,10 +287,26 @@ function mergeOne(id: string, list: { record: CountRecord; bundle: BundleFile }[
       if (mismatch) problems.add(t.record.file, t.record.line, `${id}: ${mismatch} (${at(jaspar[0].record)})`, 'the two files must hold the same matrix: keep JASPAR\'s files unchanged, or remove one');
     }
   }
-  const pfm = (transfac[0] ?? jaspar[0]).record.pfm;
+  // The older release's counts of a version a bundle here holds: the same
+  // counts, or full-precision counts that print as the bundle's (%6.0f): the
+  // same matrix, kept at full precision as TRANSFAC's are.
+  let usePrior = prior !== undefined && list.length === 0;
+  if (prior && list.length > 0) {
+    const here = (transfac[0] ?? jaspar[0]).record;
+    const same = transfac.length > 0 ? equalPfm(prior.pfm, here.pfm) : roundingMismatch(prior.pfm, here.pfm) === null;
+    if (!same) {
+      const what = transfac.length > 0 ? '' : ` (there: ${roundingMismatch(prior.pfm, here.pfm)})`;
+      problems.add(here.file, here.line, `${id} has other counts here than in ${at(prior)}${what}`,
+        'JASPAR never changes a published version\'s counts: keep JASPAR\'s files unchanged, or name another release in older_versions');
+    } else if (transfac.length === 0) usePrior = true;
+  }
+  const countsAt = usePrior ? prior! : (transfac[0] ?? jaspar[0]).record;
+  const pfm = usePrior ? prior!.pfm : (transfac[0] ?? jaspar[0]).record.pfm;
+  // Rounded: only the jaspar bundle's whole numbers are known.
+  const rounded = !usePrior && transfac.length === 0;
   for (const meme of memes) {
-    const mismatch = memeMismatch(pfm, meme, transfac.length === 0);
-    if (mismatch) problems.add(meme.file, mismatch.line, `${id}: ${mismatch.what} (${at((transfac[0] ?? jaspar[0]).record)})`, 'the MEME file must be the same matrices as the count files: keep JASPAR\'s files unchanged, or remove one');
+    const mismatch = memeMismatch(pfm, meme, rounded);
+    if (mismatch) problems.add(meme.file, mismatch.line, `${id}: ${mismatch.what} (${at(countsAt)})`, 'the MEME file must be the same matrices as the count files: keep JASPAR\'s files unchanged, or remove one');
   }
 
   // Names: every file that names the matrix names it alike.
