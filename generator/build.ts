@@ -27,13 +27,14 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
 import type { PlanTarget } from './pipeline/plan.ts';
+import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
 import { downloadFiles } from './plan/mirror.ts';
-import { edgeIndexFiles } from './edge/build-indexes.ts';
+import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The JASPAR 2024 release shipped with the project (the default release of a build of the shipped releases). */
@@ -160,6 +161,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const plan = new OutputPlan(main.release.info, layout);
   const others = inputs.filter((r) => r !== main);
   const held = inputs.map((r) => ({ info: r.release.info, prefix: r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}` }));
+  const unmirrored = (r: ReleaseInput) => unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })));
   const report = planRelease(plan.root, main.release, { ...options, base, layout, held, main: true });
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
@@ -167,7 +169,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const other of others) {
     const otherLayout = layoutOf(other.release);
     planRelease(plan.part(releasePrefix(other.release.info.year), other.release.info, otherLayout), other.release, {
-      ...options, base: `${base}/${releasePrefix(other.release.info.year).slice(0, -1)}`, layout: otherLayout, held, main: false,
+      ...options, base: `${base}/${releasePrefix(other.release.info.year).slice(0, -1)}`, layout: otherLayout, held, main: false, unmirrored: unmirrored(other),
     });
   }
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
@@ -182,7 +184,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: main.release.info.year })) plan.root.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from; the
   // default release's also say where the others lie and which ids only they have.
-  for (const [file, content] of edgeIndexFiles(main.release, base, layout, { compact: options.profile === 'compact', releases: held, elsewhere })) plan.root.add(file, content);
+  for (const [file, content] of edgeIndexFiles(main.release, base, layout, { compact: options.profile === 'compact', releases: held, elsewhere, unmirrored: unmirrored(main) })) plan.root.add(file, content);
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
   return {
@@ -198,6 +200,8 @@ interface ReleasePlanOptions extends BuildOptions {
   held: { info: ReleaseInfo; prefix: string }[];
   /** The default release (at the root of the site), or another (under /releases/<year>/). */
   main: boolean;
+  /** Another release's collections the mirror does not hold (edge/build-indexes.ts unmirroredCollections). */
+  unmirrored?: Unmirrored[];
 }
 
 /** One release's files, at the target's folder: every resource in its formats, logos, sites, pages, downloads, error bodies. */
@@ -236,7 +240,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) target.add(file, content);
   // Another release's own indexes, for the edge handler's answers under its path.
-  if (!options.main) for (const [file, content] of edgeIndexFiles(release, base, layout, { compact, releases: options.held })) target.add(file, content);
+  if (!options.main) for (const [file, content] of edgeIndexFiles(release, base, layout, { compact, releases: options.held, unmirrored: options.unmirrored })) target.add(file, content);
   return { listPages };
 }
 

@@ -3,10 +3,12 @@
 import type { Release, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
 import { filterValues, listOrder } from '../plan/views.ts';
-import { INDEX_PATH, INDEX_VERSION, MATRICES_PATH, type EdgeIndex, type EdgeMatrices } from './indexes.ts';
+import { INDEX_PATH, INDEX_VERSION, MATRICES_PATH, type EdgeIndex, type EdgeMatrices, type Unmirrored } from './indexes.ts';
 
 /** [output path (relative), content] of each index file; `compact`: the build leaves out what the handler renders (render-missing.ts). */
-export function edgeIndexFiles(release: Release, base: string, layout: Layout, { compact = false, releases = [], elsewhere = {} }: {
+export function edgeIndexFiles(release: Release, base: string, layout: Layout, { compact = false, releases = [], elsewhere = {}, unmirrored = [] }: {
+  /** The release's collections the mirror does not hold (unmirroredCollections). */
+  unmirrored?: Unmirrored[];
   compact?: boolean;
   /** Every release of the site and the path its API lives under ("" for this one): the default release's index only. */
   releases?: { info: ReleaseInfo; prefix: string }[];
@@ -17,12 +19,14 @@ export function edgeIndexFiles(release: Release, base: string, layout: Layout, {
   const index: EdgeIndex = {
     version: INDEX_VERSION,
     base,
-    release: release.info,
+    // What the formats print of the release; where its older versions come from is the build's business (an absolute path).
+    release: { ...release.info, olderVersions: null },
     // Its fields in one order, however the caller spelled the layout: the index bytes depend on the layout only.
     layout: { idFolders: layout.idFolders, logos: layout.logos, shard: layout.shard },
     ...(compact ? { compact: true as const } : {}),
     filterValues: filterValues(release),
     ...(releases.length > 1 ? { releases: releases.map((r) => ({ year: r.info.year, name: r.info.name, prefix: r.prefix })), elsewhere } : {}),
+    ...(unmirrored.length > 0 ? { unmirrored } : {}),
     rows: ordered.map((m) => [
       m.matrixId, m.name, m.collection, m.baseId, m.version, m.taxGroup, m.tfClass, m.tfFamily, m.dataType,
       m.species.map((s) => s.taxId), m.sites !== null ? 1 : 0, m.row,
@@ -36,4 +40,22 @@ export function edgeIndexFiles(release: Release, base: string, layout: Layout, {
     [INDEX_PATH.slice(1), `${JSON.stringify(index)}\n`],
     [MATRICES_PATH.slice(1), `${JSON.stringify(matrices)}\n`],
   ];
+}
+
+/**
+ * The collections of a release that the mirror does not hold, with the
+ * answer a request for one gets: JASPAR 2026's UNVALIDATED collection is not
+ * public, and release 2024 of the same site has one.
+ */
+export function unmirroredCollections(release: Release, others: readonly { release: Release; query: string }[]): Unmirrored[] {
+  return release.info.collections.filter((c) => !c.mirrored).map((c) => {
+    const having = others.filter((o) => o.release.matrices.some((m) => m.collection === c.name));
+    const prefixes = new Set(having.flatMap((o) => o.release.matrices.filter((m) => m.collection === c.name).map((m) => m.baseId.slice(0, 2))));
+    const elsewhere = having.length > 0 ? ` ${having.map((o) => `${o.release.info.name} has one here (${o.query})`).join('; ')}.` : '';
+    return {
+      collection: c.name,
+      detail: `${release.info.name}'s ${c.name} collection is not mirrored: its files are ${c.status === 'not published' ? 'not published by JASPAR' : c.status}.${elsewhere}`,
+      idPrefixes: [...prefixes].sort(),
+    };
+  });
 }

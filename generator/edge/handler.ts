@@ -38,7 +38,7 @@ import { API_CRUMB, INDEX_TITLES } from '../plan/endpoints.ts';
 import { FLAT } from '../routes/shard.ts';
 import { LAYOUT_KINDS, apiRoutes, apiTarget, type ApiTarget } from './api-routes.ts';
 import { FILTER_COMBINATIONS } from '../plan/views.ts';
-import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
+import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, unmirroredOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
 import { QueryTooLarge, lastValue, parseQuery, pyInt, rewriteQuery, type QueryPairs } from './query.ts';
 import { renderFile, renderable } from './render-missing.ts';
@@ -324,11 +324,14 @@ async function handleSite(request: Request, host: EdgeSite): Promise<Response> {
       const m = /^(.+)\.([0-9]+)$/.exec(route.id);
       const id = m ? `${m[1]}.${Number(m[2])}` : '';
       // A matrix only another release has (new there) answers from its files at the root, as without the handler.
-      if (!state.byId.has(id) && state.index.elsewhere?.[id] === undefined) return error(request, 404, NOT_FOUND, callback);
+      if (!state.byId.has(id) && state.index.elsewhere?.[id] === undefined) return error(request, 404, unmirroredOf(state.index, { id: route.id })?.detail ?? NOT_FOUND, callback);
       return file(ctx, detailDir(state.index.layout, id));
     }
-    case 'versions':
+    case 'versions': {
+      const lacking = unmirroredOf(state.index, { id: route.baseId });
+      if (lacking) return error(request, 404, lacking.detail, callback);
       return file(ctx, versionsDir(state.index.layout, route.baseId));
+    }
   }
 }
 
@@ -439,6 +442,9 @@ function pageLink(ctx: Ctx, page: number | null): string | null {
 
 async function list(ctx: Ctx): Promise<Response> {
   const { request, state, get, format, callback } = ctx;
+  // A collection of JASPAR's release that the mirror does not hold: why, not an empty list.
+  const lacking = unmirroredOf(state.index, { collection: ctx.pathFilter?.[0] === 'collection' ? ctx.pathFilter[1] : get('collection') });
+  if (lacking) return error(request, 404, lacking.detail, callback);
   let records: Record_[];
   try {
     let from = state.records;

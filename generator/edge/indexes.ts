@@ -52,7 +52,24 @@ export interface EdgeIndex {
   releases?: { year: number; name: string; prefix: string }[];
   /** Matrix and base ids only another release has, with that release's year: their files lie at the root. */
   elsewhere?: Record<string, number>;
+  /** Collections of JASPAR's release that the mirror does not hold (JASPAR 2026's UNVALIDATED): asked for,
+   *  by filter or by an id of theirs (idPrefixes, as the other releases spell them), they answer 404 with why. */
+  unmirrored?: Unmirrored[];
   rows: IndexRow[];
+}
+
+export interface Unmirrored {
+  collection: string;
+  /** The detail the 404 answers with: which release lacks it, why, and which releases of the site have it. */
+  detail: string;
+  /** Id prefixes of the collection's matrices in the other releases ("UN"). */
+  idPrefixes: string[];
+}
+
+/** The collection a request names (by filter, case-folded as the service's filter, or by a matrix or base id) that the release does not mirror. */
+export function unmirroredOf(index: Pick<EdgeIndex, 'unmirrored'>, asked: { collection?: string; id?: string }): Unmirrored | undefined {
+  return index.unmirrored?.find((u) => (asked.collection !== undefined && asked.collection.toLowerCase() === u.collection.toLowerCase())
+    || (asked.id !== undefined && u.idPrefixes.some((p) => asked.id!.startsWith(p))));
 }
 
 /** The rest of a matrix, same order as EdgeIndex.rows. */
