@@ -109,6 +109,14 @@ export interface ServerRouting {
   headers: { pattern: string; values: Record<string, string> }[];
 }
 
+/** The methods the service allows (DRF's Allow on the API's views); every host answers OPTIONS with it and any other method 405. */
+export const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** Media types (parameters aside) a server compresses: the pages, the API's text formats, scripts, styles, SVG logos. */
+export const COMPRESSED_TYPES: readonly string[] = [
+  ...new Set(['text/html', 'text/css', 'text/plain', 'application/javascript', 'image/svg+xml', ...FORMAT_IDS.map((f) => FORMATS[f].mediaType.split(';')[0])]),
+].sort();
+
 const MARK = 'ZZ99.MARK';
 
 /** Cuts `text` around `value`: [before, after]; throws when the layout no longer has that shape. */
@@ -181,8 +189,11 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     root: ROOT_DIR,
     formats: FORMAT_IDS.map((id) => ({ id, file: fileName(id), mediaType: FORMATS[id].mediaType })),
     defaultFormat: DEFAULT_FORMAT,
-    // DRF picks the renderer by the Accept header when no format is asked for.
-    accept: (['jaspar', 'meme', 'transfac', 'pfm', 'yaml', 'json'] as const).map((format) => ({ mediaType: FORMATS[format].mediaType.split(';')[0], format })),
+    // DRF picks the renderer by the Accept header when no format is asked for;
+    // text/html last: a browser (whose Accept names none of the others) gets
+    // the page for people where the service shows its browsable API, a
+    // program naming JSON as well still gets JSON.
+    accept: (['jaspar', 'meme', 'transfac', 'pfm', 'yaml', 'json', 'api'] as const).map((format) => ({ mediaType: FORMATS[format].mediaType.split(';')[0], format })),
     pageSizes: PAGE_SIZES,
     defaultPageSize: DEFAULT_PAGE_SIZE,
     maxPageSize: MAX_PAGE_SIZE,
