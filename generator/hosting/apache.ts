@@ -160,6 +160,11 @@ export function apacheConf(r: ServerRouting): string {
       else out.push(`Header always set ${name} ${quote(value)} "expr=${test}"`);
     }
   }
+  out.push('# Cache-Control (hosting/routing.ts cache, first match wins): the catch-all first, each more specific one after it replaces it.');
+  for (const c of [...r.cache].reverse()) {
+    if (c.pattern.includes('#')) throw new Error(`apache: pattern ${c.pattern} holds #`);
+    out.push(`Header always set Cache-Control ${quote(c.value)} "expr=reqenv('JASPAR_PATH') =~ m#${c.pattern}#"`);
+  }
   return `${out.join('\n')}\n`;
 }
 

@@ -244,5 +244,10 @@ function headers(r: ServerRouting, name: () => string): string[] {
     out.push(`@${m} path_regexp ${quoteRe(h.pattern)}`);
     for (const [header, value] of Object.entries(h.values)) out.push(`header @${m} ${header} ${quote(value)}`);
   }
+  // Cache-Control (hosting/routing.ts cache, first match wins): the catch-all first, each more specific one after it replaces it.
+  for (const c of [...r.cache].reverse()) {
+    const m = name();
+    out.push(`@${m} path_regexp ${quoteRe(c.pattern)}`, `header @${m} Cache-Control ${quote(c.value)}`);
+  }
   return out;
 }

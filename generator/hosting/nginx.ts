@@ -93,6 +93,10 @@ export function nginxHttpConf(r: ServerRouting): string {
     for (const h of [...r.headers].reverse()) if (h.values[name] !== undefined) out.push(`  ${quoteRe(`~${h.pattern}`)} ${quote(h.values[name])};`);
     out.push('}');
   }
+  out.push('# Cache-Control by the path of the file served (hosting/routing.ts cache): the first matching expression wins.');
+  out.push('map $uri $jaspar_cache_control {', `  default ${quote(r.cache[r.cache.length - 1].value)};`);
+  for (const c of r.cache.slice(0, -1)) out.push(`  ${quoteRe(`~${c.pattern}`)} ${quote(c.value)};`);
+  out.push('}');
   return `${out.join('\n')}\n`;
 }
 
@@ -138,6 +142,7 @@ export function nginxServerConf(r: ServerRouting): string {
   }
   const names = [...new Set(r.headers.flatMap((h) => Object.keys(h.values)))].filter((n) => n !== 'Content-Type');
   for (const name of names) out.push(`add_header ${name} $jaspar_h_${name.toLowerCase().replace(/[^a-z0-9]/g, '_')} always;`);
+  out.push('add_header Cache-Control $jaspar_cache_control always;');
   out.push('');
   const suffix = `(?:\\.(?<jaspar_sfx>${r.suffixFormats.join('|')}))`;
   const fail = (status: 404 | 501, file: string) => [`set $jaspar_error ${file};`, `return ${status};`];
