@@ -80,15 +80,8 @@ export function apacheConf(r: ServerRouting): string {
     'Header always set Content-Type application/json "expr=%{REQUEST_STATUS} == 405"',
     'RewriteCond %{REQUEST_METHOD} =OPTIONS',
     'RewriteRule ^ /index.html [PT,L]',
-    '# Compression of the text types (mod_brotli where loaded, else mod_deflate\'s gzip).',
-    '<IfModule mod_brotli.c>',
-    `  AddOutputFilterByType BROTLI_COMPRESS ${COMPRESSED_TYPES.join(' ')}`,
-    '</IfModule>',
-    '<IfModule !mod_brotli.c>',
-    '  <IfModule mod_deflate.c>',
-    `    AddOutputFilterByType DEFLATE ${COMPRESSED_TYPES.join(' ')}`,
-    '  </IfModule>',
-    '</IfModule>',
+    '# Compression of the text types: brotli for clients that take it, gzip for the others (mod_brotli, mod_deflate: whichever are loaded).',
+    ...compression(),
     'FileETag INode MTime Size',
     '# The error file a rule chose (JASPAR_ERROR, without its first slash: Apache takes an ErrorDocument',
     '# for a local URL only when it starts with one), with the status of the rule.',
@@ -166,6 +159,14 @@ export function apacheConf(r: ServerRouting): string {
     out.push(`Header always set Cache-Control ${quote(c.value)} "expr=reqenv('JASPAR_PATH') =~ m#${c.pattern}#"`);
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The filters of mod_brotli and mod_deflate, chained when both are loaded (DEFLATE then skips what brotli took). */
+function compression(): string[] {
+  const types = COMPRESSED_TYPES.join(' ');
+  const when = (brotli: boolean, deflate: boolean, filters: string) =>
+    [`<IfModule ${brotli ? '' : '!'}mod_brotli.c>`, `  <IfModule ${deflate ? '' : '!'}mod_deflate.c>`, `    AddOutputFilterByType ${filters} ${types}`, '  </IfModule>', '</IfModule>'];
+  return [...when(true, true, 'BROTLI_COMPRESS;DEFLATE'), ...when(true, false, 'BROTLI_COMPRESS'), ...when(false, true, 'DEFLATE')];
 }
 
 /** Conditions, then the error: the error file in JASPAR_ERROR and the status. */

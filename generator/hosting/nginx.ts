@@ -132,7 +132,8 @@ export function nginxServerConf(r: ServerRouting): string {
     'gzip_proxied any;',
     'gzip_comp_level 5;',
     'gzip_min_length 256;',
-    `gzip_types ${COMPRESSED_TYPES.filter((t) => t !== 'text/html').join(' ')};`,
+    // gzip_types compares the whole Content-Type: the ones the locations set with a charset are listed as they are.
+    `gzip_types ${[...COMPRESSED_TYPES.filter((t) => t !== 'text/html'), ...forcedTypes(r).filter((t) => t.includes(';')).map(quote)].join(' ')};`,
     'etag on;',
   ];
   if (r.prefix) {
@@ -170,6 +171,11 @@ export function nginxServerConf(r: ServerRouting): string {
     if (type !== undefined) out.push(`location ~ ${quoteRe(h.pattern)} {`, '  types { }', `  default_type ${quote(type)};`, '}');
   }
   return `${out.join('\n')}\n`;
+}
+
+/** The Content-Types the locations set (hosting/headers.ts), once each. */
+function forcedTypes(r: ServerRouting): string[] {
+  return [...new Set(r.headers.map((h) => h.values['Content-Type']).filter((t): t is string => t !== undefined))];
 }
 
 type Fail = (status: 404 | 501, file: string) => string[];
