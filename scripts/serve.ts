@@ -123,7 +123,7 @@ http {
 /** Apache's main config (the modules the site's apache.conf needs) around it; everything writable in tmp. */
 export function apacheMainConf(o: ServeOptions, tmp: string): string {
   const site = path.resolve(o.dir);
-  const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'setenvif', 'env'];
+  const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'setenvif', 'env', 'filter', 'deflate', 'brotli'];
   return `# Written by scripts/serve.ts around the site's own ${HOSTING_FILES.apache}.
 ServerRoot /usr/lib/apache2
 ${modules.map((m) => `LoadModule ${m}_module modules/mod_${m}.so`).join('\n')}
@@ -180,7 +180,7 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
         need(HOSTING_FILES.caddy);
         // The Caddyfile reads where the site is and where to listen from the environment;
         // Caddy's own state (autosave, certificates: none here) goes to tmp.
-        Object.assign(env, { JASPAR_SITE: site, JASPAR_LISTEN: `http://${o.host}:${o.port}`, HOME: tmp, XDG_DATA_HOME: tmp, XDG_CONFIG_HOME: tmp });
+        Object.assign(env, { JASPAR_SITE: site, JASPAR_PORT: String(o.port), JASPAR_BIND: o.host, HOME: tmp, XDG_DATA_HOME: tmp, XDG_CONFIG_HOME: tmp });
         args = ['run', '--config', path.join(site, HOSTING_FILES.caddy), '--adapter', 'caddyfile'];
         break;
       case 'apache':

@@ -259,8 +259,11 @@ function under(host: EdgeSite, prefix: string): EdgeSite {
 const RELEASE_PATH = /^\/releases\/([0-9]{4})(\/.*)?$/;
 
 export async function handle(request: Request, host: EdgeSite): Promise<Response> {
-  // The method first: nothing else of a request the handler never answers is read or copied.
-  if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) return error(request, 405, `Method "${request.method}" not allowed.`);
+  // The method first: a request is copied below (new Request(url, request)), and
+  // the Fetch API throws on TRACE, CONNECT and TRACK (a 500 with Deno's stack trace).
+  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
+    return error(request, 405, `Method "${request.method}" not allowed.`);
+  }
   // A release other than the default one, asked for by its path: the same API over its site (the build's
   // /releases/<year>/ folder, whose bodies link within it). Its indexes say whether it is one.
   const url = new URL(request.url);
@@ -291,9 +294,6 @@ async function handleSite(request: Request, host: EdgeSite): Promise<Response> {
     await copy.body?.cancel(); // a value the release lacks: the list answers "Not found."
   }
 
-  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
-    return error(request, 405, `Method "${request.method}" not allowed.`);
-  }
   const read = readRequest(request, url);
   if (read instanceof Response) return read;
   const { pairs, accept } = read;
@@ -433,10 +433,12 @@ async function file(ctx: Ctx, dir: string): Promise<Response> {
   return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
 }
 
-/** DRF's link to another page: the request's URL (the build's host) with page replaced, or removed for page 1. */
+/** The link to another page: the request's URL (the build's host) with page replaced. DRF drops
+ *  page from the link to page 1; the pre-rendered files and the list contract (../shared/spec/)
+ *  keep page=1, and the handler writes what the files have, so that both give one body. */
 function pageLink(ctx: Ctx, page: number | null): string | null {
   if (page === null) return null;
-  const query = rewriteQuery(ctx.pairs, 'page', page === 1 ? null : String(page));
+  const query = rewriteQuery(ctx.pairs, 'page', String(page));
   return `${ctx.state.index.base}${ctx.url.pathname}${query ? `?${query}` : ''}`;
 }
 
@@ -482,10 +484,9 @@ async function list(ctx: Ctx): Promise<Response> {
   const view = ownView(ctx, pageSize);
   if (view !== null) {
     // The request is a pre-rendered page's own query URL. Its file is the
-    // answer when its links are the service's: all but page 2, whose file
-    // links to page 1 with page=1 (as the spec says) where the service drops
-    // the parameter. Without the file (a compact build) or on page 2 the page
-    // is rendered here, with the file's navigation for people.
+    // answer when its links are the ones written here (they are, unless the
+    // request's parameters are not in the file's order). Without the file (a
+    // compact build) the page is rendered here, with the file's navigation for people.
     const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, view));
     if (own(page.next) === next && own(page.previous) === previous) {
       const response = await staticFile(ctx, `/${outputPath(listDir(page.number, pageSize, view), format)}`);
@@ -594,9 +595,6 @@ async function otherRoute(request: Request, url: URL, site: EdgeSite, host: Edge
     // The list and matrix endpoints without their trailing slash: answered as with it (Netlify's rules take both; the service redirects).
     if (url.pathname.endsWith('/')) return site.next(request);
     return handleSite(new Request(new URL(`${url.pathname}/${url.search}`, url), request), host);
-  }
-  if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
-    return error(request, 405, `Method "${request.method}" not allowed.`);
   }
   const get = (key: string) => lastValue(pairs, key);
   if (target.kind === 'error') {

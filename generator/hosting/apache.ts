@@ -23,7 +23,17 @@
 //   right for the headers of every answer.
 // - mod_mime reads every extension of index.jaspar.txt and the last one
 //   wins (text/plain): the API's types are forced by path instead.
-import { aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+// - mod_rewrite's redirects and mod_dir's slash redirect are absolute URLs
+//   built with the request's Host unless UseCanonicalName is on (a forged
+//   Host: evil.example came back in Location); with it, the server's own
+//   name. Redirect paths come from the route's captures.
+// - Apache answers TRACE by echoing the request (TraceEnable), serves a
+//   file to POST and lists POST and TRACE in Allow: the methods are checked
+//   before any rule, and Allow is the service's.
+// - Its ETag is the file's inode, mtime and size here (not mtime and size
+//   alone): a file rewritten by a later build gets a new one even when its
+//   size and mtime stay (the archive's entries carry one fixed mtime).
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 const VALUE = '[A-Za-z0-9_-]+';
 const ID = '(?!index\\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*?';
@@ -53,6 +63,26 @@ export function apacheConf(r: ServerRouting): string {
     'RewriteEngine On',
     'DirectoryIndex index.html',
     'Options -Indexes',
+    '# Redirects name this server, never the request\'s Host.',
+    'UseCanonicalName On',
+    'UseCanonicalPhysicalPort On',
+    `# Only ${ALLOW}, as the service: TRACE is not echoed, OPTIONS answers with Allow (Apache's own handler, no body), any other method 405 with DRF's body.`,
+    'TraceEnable off',
+    // Apache writes its own Allow (with POST) where only the success table replaces it, and on
+    // its 405 adds an empty one that no directive reaches (both are sent: "GET, HEAD, OPTIONS" and "").
+    `Header set Allow "${ALLOW}"`,
+    `Header always set Allow "${ALLOW}" "expr=%{REQUEST_STATUS} == 405"`,
+    'RewriteCond %{REQUEST_METHOD} !^(GET|HEAD|OPTIONS)$',
+    'RewriteRule ^ - [R=405,L]',
+    // A method is a token: no quote or backslash in it to escape in JSON.
+    // Quoted twice (the config line, then the expression string): \\\\" becomes \" in the body.
+    String.raw`ErrorDocument 405 '{"detail":"Method \\\\"%{REQUEST_METHOD}\\\\" not allowed."}'`,
+    'Header always set Content-Type application/json "expr=%{REQUEST_STATUS} == 405"',
+    'RewriteCond %{REQUEST_METHOD} =OPTIONS',
+    'RewriteRule ^ /index.html [PT,L]',
+    '# Compression of the text types: brotli for clients that take it, gzip for the others (mod_brotli, mod_deflate: whichever are loaded).',
+    ...compression(),
+    'FileETag INode MTime Size',
     '# The error file a rule chose (JASPAR_ERROR, without its first slash: Apache takes an ErrorDocument',
     '# for a local URL only when it starts with one), with the status of the rule.',
     'ErrorDocument 404 /%{reqenv:JASPAR_ERROR}',
@@ -123,7 +153,20 @@ export function apacheConf(r: ServerRouting): string {
       else out.push(`Header always set ${name} ${quote(value)} "expr=${test}"`);
     }
   }
+  out.push('# Cache-Control (hosting/routing.ts cache, first match wins): the catch-all first, each more specific one after it replaces it.');
+  for (const c of [...r.cache].reverse()) {
+    if (c.pattern.includes('#')) throw new Error(`apache: pattern ${c.pattern} holds #`);
+    out.push(`Header always set Cache-Control ${quote(c.value)} "expr=reqenv('JASPAR_PATH') =~ m#${c.pattern}#"`);
+  }
   return `${out.join('\n')}\n`;
+}
+
+/** The filters of mod_brotli and mod_deflate, chained when both are loaded (DEFLATE then skips what brotli took). */
+function compression(): string[] {
+  const types = COMPRESSED_TYPES.join(' ');
+  const when = (brotli: boolean, deflate: boolean, filters: string) =>
+    [`<IfModule ${brotli ? '' : '!'}mod_brotli.c>`, `  <IfModule ${deflate ? '' : '!'}mod_deflate.c>`, `    AddOutputFilterByType ${filters} ${types}`, '  </IfModule>', '</IfModule>'];
+  return [...when(true, true, 'BROTLI_COMPRESS;DEFLATE'), ...when(true, false, 'BROTLI_COMPRESS'), ...when(false, true, 'DEFLATE')];
 }
 
 /** Conditions, then the error: the error file in JASPAR_ERROR and the status. */
@@ -135,8 +178,8 @@ function listRoute(r: ServerRouting, list: ListRoute, route: string): string[] {
   const out: string[] = [`# ${list.name}`];
   const suffixed = list.kind === 'matrix' && !list.pathFilter;
   const sfx = `(?:\\.(${r.suffixFormats.join('|')}))`;
-  const pattern = list.pathFilter ? `^${re(list.path)}/(${VALUE})/?$` : `^${re(list.path)}${suffixed ? `(?:/?${sfx})?` : ''}/?$`;
-  out.push(...setVars([], { ROUTE: route, ...(list.pathFilter ? { VALUE: '$1' } : {}), ...(suffixed ? { SFX: '$1' } : {}) }, pattern));
+  const pattern = list.pathFilter ? `^${re(list.path)}/(${VALUE})(/?)$` : `^${re(list.path)}(${suffixed ? `(?:/?${sfx})?` : ''}/?)$`;
+  out.push(...setVars([], { ROUTE: route, ...(list.pathFilter ? { VALUE: '$1', TAIL: '$2' } : { TAIL: '$1' }), ...(suffixed ? { SFX: '$2' } : {}) }, pattern));
   const inRoute = `${env('ROUTE')} =${route}`;
   for (const p of r.unsupportedParams) out.push(...fail([inRoute, `%{QUERY_STRING} (?:^|&)${re(p.param)}(?:=|&|$)`], 501, p.file));
   const none = '0'.repeat(r.filterKeys.length);
@@ -149,8 +192,9 @@ function listRoute(r: ServerRouting, list: ListRoute, route: string): string[] {
     out.push(...fail([inRoute, `${r.filterKeys.map((k) => env(`Q_${upper(k)}`)).join('')} !^[A-Za-z0-9_-]*$`], 404, r.errors.notFound));
   }
   out.push(...fail([inRoute, `${env('Q_RELEASE')} !^(|${r.year})$`], 501, r.errors.release));
-  // Above the real maximum: the same URL with page_size=1000 (every other parameter kept).
-  out.push(`RewriteCond ${inRoute}`, `RewriteCond ${env('SIZE')} =over`, `RewriteCond %{QUERY_STRING} ^(.*&)?page_size=[^&]*(.*)$`, `RewriteRule ^(.*)$ ${r.prefix}$1?%1page_size=${r.maxPageSize}%2 [R=301,NE,L]`);
+  // Above the real maximum: the route's own path with page_size=1000 (every other parameter kept).
+  const canonical = `${r.prefix}${list.path}${list.pathFilter ? `/${env('VALUE')}` : ''}${env('TAIL')}`;
+  out.push(`RewriteCond ${inRoute}`, `RewriteCond ${env('SIZE')} =over`, `RewriteCond %{QUERY_STRING} ^(.*&)?page_size=[^&]*(.*)$`, `RewriteRule ^ ${canonical}?%1page_size=${r.maxPageSize}%2 [R=301,NE,L]`);
   out.push(...fail([inRoute, `${env('SIZE')} =bad`], 501, r.errors.pageSize));
   if (suffixed) out.push(...setVars([inRoute, `${env('SFX')} .`], { FMT: env('SFX') }), ...formatFiles(r, inRoute, `${env('SFX')} .`));
   out.push(...fail([inRoute, `${env('FILE')} ^$`], 404, r.errors.notFound));

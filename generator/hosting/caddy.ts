@@ -1,9 +1,13 @@
 // Caddy: the real API's URLs answered from the site's files, printed from
 // hosting/routing.ts as one complete Caddyfile. Where the site lies and
 // where to listen come from the environment when Caddy starts
-// (JASPAR_SITE, JASPAR_LISTEN; defaults: the current folder, port 8080),
-// because the build cannot know where a mirror will be unpacked:
+// (JASPAR_SITE, JASPAR_PORT, JASPAR_BIND; defaults: the current folder,
+// port 8080, every interface), because the build cannot know where a mirror
+// will be unpacked:
 //   JASPAR_SITE=/srv/jaspar-api-mirror caddy run --config /srv/jaspar-api-mirror/_hosting/Caddyfile
+// The site address names a port only: a host in it would be a Host matcher,
+// and Caddy answered every other Host (http://localhost:PORT opened by a
+// person) with an empty 200; the interface is `bind`'s.
 //
 // Caddy behaviour the config relies on (Caddy 2.6, tested in
 // test/hosts/conformance.test.ts):
@@ -17,7 +21,12 @@
 // - Regular expressions are Go's (RE2): no look-ahead, so the files of a
 //   folder (index.*) are excluded by a second matcher.
 // - A Content-Type set by `header` before file_server is kept.
-import { aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+// - Matchers see the request path cleaned ("/\\x/../api" is "/api"), `{path}`
+//   is the path as sent: a redirect is built from the route's own captures,
+//   never from {path} (which sent /\\evil.example/../api/… to evil.example).
+// - A path with a control character (%00) made the `file` matcher fail with
+//   500; such a path names no file and is answered 404 before any matcher.
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 const VALUE = '[A-Za-z0-9_-]+';
 const re = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
@@ -44,12 +53,15 @@ export function caddyfile(r: ServerRouting): string {
     '\tadmin off',
     '\tauto_https off',
     '}',
-    '{$JASPAR_LISTEN:http://:8080} {',
+    'http://:{$JASPAR_PORT:8080} {',
+    '\tbind {$JASPAR_BIND:""}',
     '\troot * {$JASPAR_SITE:.}',
+    ...encode().map((l) => `\t${l}`),
     '\troute {',
   ];
   const add = (...lines: string[]) => out.push(...lines.map((l) => `\t\t${l}`));
   add('# No error file chosen yet (an unset variable is no string in expressions).', 'vars jaspar_error none');
+  add(...methods());
   if (r.prefix) {
     add(`# The site lives under ${r.prefix}/: nothing else is answered, and files are found without the prefix.`);
     add(`@jaspar_outside not path ${r.prefix} ${r.prefix}/*`, 'error @jaspar_outside 404', `uri strip_prefix ${r.prefix}`);
@@ -75,10 +87,33 @@ export function caddyfile(r: ServerRouting): string {
   add(`@${apiMiss} {`, `\texpression ${quoteRe('{vars.jaspar_error} == "none"')}`, `\tpath ${r.api}/*`, '}', `vars @${apiMiss} jaspar_error ${r.errors.notFound}`);
   add(`@${siteMiss} expression ${quoteRe('{vars.jaspar_error} == "none"')}`, `vars @${siteMiss} jaspar_error /404.html`);
   add('rewrite * {vars.jaspar_error}');
+  add(`header Allow "${ALLOW}"`);
   add(...headers(r, name));
   add('file_server');
   out.push('\t\t}', '\t}', '}');
   return `${out.join('\n')}\n`;
+}
+
+/** The service's methods: OPTIONS 200 with Allow, any other 405 with Allow and DRF's body; nothing else reaches a file. */
+function methods(): string[] {
+  return [
+    `# Only ${ALLOW}, as the service: OPTIONS answers with Allow, any other method 405 (a method is a token: no quote or backslash to escape).`,
+    `header Allow "${ALLOW}"`,
+    '@jaspar_method not method GET HEAD OPTIONS',
+    'header @jaspar_method Content-Type application/json',
+    `respond @jaspar_method ${quoteRe('{"detail":"Method \\"{method}\\" not allowed."}')} 405`,
+    '@jaspar_options method OPTIONS',
+    'respond @jaspar_options 200',
+    '# A control character (%00) names no file (the file matcher failed with 500 on it).',
+    `@jaspar_control path_regexp ${quoteRe('[\\x00-\\x1f\\x7f]')}`,
+    'error @jaspar_control 404',
+  ];
+}
+
+/** Compression of the text types (Caddy 2.6 has zstd and gzip; no brotli encoder). */
+function encode(): string[] {
+  // One header line per type: the values of one field are alternatives.
+  return ['encode zstd gzip {', '\tmatch {', ...COMPRESSED_TYPES.map((t) => `\t\theader Content-Type ${t}*`), '\t}', '}'];
 }
 
 function maps(r: ServerRouting): string[] {
@@ -150,7 +185,9 @@ function listRoute(r: ServerRouting, list: ListRoute, name: () => string): strin
   }
   body.push(...fail(expr(`!({query.release}).matches("^(|${r.year})$")`), 501, r.errors.release));
   const over = name();
-  body.push(`@${over} expression ${quoteRe('{jaspar_size} == "over"')}`, `redir @${over} ${r.prefix}{path}?{jaspar_capped_args} 301`);
+  // To the route's own path (the captured value and tail are plain characters), never {path} as sent.
+  const canonical = `${r.prefix}${list.path}${list.pathFilter ? `/{http.regexp.${id}.value}` : ''}{http.regexp.${id}.tail}`;
+  body.push(`@${over} expression ${quoteRe('{jaspar_size} == "over"')}`, `redir @${over} ${canonical}?{jaspar_capped_args} 301`);
   body.push(...fail(expr('{jaspar_size} == "bad"'), 501, r.errors.pageSize));
   body.push(...formatChoice(r, suffixed ? id : false, name));
   let filters = '';
@@ -177,7 +214,7 @@ function listRoute(r: ServerRouting, list: ListRoute, name: () => string): strin
   const missing = name();
   body.push(`@${missing} not file {vars.jaspar_target}`, `vars @${missing} jaspar_error ${r.errors.notFound}`, `error @${missing} 404`);
   body.push('rewrite * {vars.jaspar_target}');
-  return [`# ${list.name}`, `@${id} path_regexp ${id} ${quoteRe(`^${path}${suffixed ? `(?:/?${sfx})?` : ''}/?$`)}`, `handle @${id} {`, '\troute {', ...body.map((l) => `\t\t${l}`), '\t}', '}'];
+  return [`# ${list.name}`, `@${id} path_regexp ${id} ${quoteRe(`^${path}(?P<tail>${suffixed ? `(?:/?${sfx})?` : ''}/?)$`)}`, `handle @${id} {`, '\troute {', ...body.map((l) => `\t\t${l}`), '\t}', '}'];
 }
 
 function keyedRoute(r: ServerRouting, k: KeyedRoute, name: () => string): string[] {
@@ -206,6 +243,11 @@ function headers(r: ServerRouting, name: () => string): string[] {
     const m = name();
     out.push(`@${m} path_regexp ${quoteRe(h.pattern)}`);
     for (const [header, value] of Object.entries(h.values)) out.push(`header @${m} ${header} ${quote(value)}`);
+  }
+  // Cache-Control (hosting/routing.ts cache, first match wins): the catch-all first, each more specific one after it replaces it.
+  for (const c of [...r.cache].reverse()) {
+    const m = name();
+    out.push(`@${m} path_regexp ${quoteRe(c.pattern)}`, `header @${m} Cache-Control ${quote(c.value)}`);
   }
   return out;
 }

@@ -7,7 +7,7 @@
 // Netlify applies a custom Content-Type; `netlify dev` keeps the type of the
 // file extension (it writes the static server's headers over the custom ones).
 import { FORMAT_IDS, FORMATS } from '../formats/registry.ts';
-import { fileName } from '../routes/urls.ts';
+import { LOGOS, fileName } from '../routes/urls.ts';
 
 export interface HeaderRule {
   for: string;
@@ -43,6 +43,21 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
+/**
+ * Cache-Control by what may change (issue 19). A matrix version's data files
+ * and its logo are fixed by its id within a release: a year, immutable (no
+ * revalidation on reload). Everything else (lists, base ids, which name the
+ * latest version, pages, the search index, scripts) changes with a release
+ * or a build: ten minutes, then revalidated. The archive and its checksums:
+ * always revalidated (their names stay from build to build; the validator
+ * decides). Only as good as the server's validators: see README "Caching".
+ */
+export const CACHE_CONTROL = {
+  fixed: 'public, max-age=31536000, immutable',
+  release: 'public, max-age=600, must-revalidate',
+  download: 'no-cache',
+} as const;
+
 /** `root`: the path the site lives under ("" at the host's root); every pattern starts with it. */
 export function headerRules(root = ''): HeaderRule[] {
   const rules: HeaderRule[] = [
@@ -52,6 +67,11 @@ export function headerRules(root = ''): HeaderRule[] {
     { for: '/api/*', values: { 'Access-Control-Allow-Origin': '*', Vary: 'Accept' } },
     { for: '/static/*', values: { 'Access-Control-Allow-Origin': '*' } },
     { for: '/download/*', values: { 'Access-Control-Allow-Origin': '*' } },
+    // Netlify: only what no other rule's Cache-Control matches (it would join the values).
+    // Its default for the rest is max-age=0, must-revalidate with an ETag of the content:
+    // sound, so the versioned matrix files (whose folder a splat cannot tell from a
+    // base id's) are left to it. nginx, Caddy and Apache: hosting/routing.ts cache.
+    { for: `${LOGOS}*`, values: { 'Cache-Control': CACHE_CONTROL.fixed } },
   ];
   for (const format of FORMAT_IDS) {
     rules.push({ for: `/api/*/${fileName(format)}`, values: { 'Content-Type': FORMATS[format].mediaType } });

@@ -20,8 +20,16 @@
 //   status stays (404, 501) and the body is the site's own error file.
 // - add_header at server level reaches every location that adds none,
 //   `always` also on errors; a header whose value is empty is not sent.
+// - nginx itself answers 405 (without Allow) to methods its static module
+//   does not take, and 403 to a folder without index.html (/api/): the
+//   method is checked first, and a 403 is the site's 404.
+// - $uri is normalized, but a redirect is still built from the location's
+//   captures (the route's own path), never from the request's path.
+// - Its ETag and Last-Modified come from the file's mtime and size only:
+//   a rebuilt file of the same size with the same mtime (the archive's
+//   entries carry one fixed mtime) keeps its validators; see README "Caching".
 import type { FilterKey } from '../routes/urls.ts';
-import { aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 /** A value that may become a folder name (views.ts writes only such values). */
 const VALUE = '[A-Za-z0-9_-]+';
@@ -85,6 +93,10 @@ export function nginxHttpConf(r: ServerRouting): string {
     for (const h of [...r.headers].reverse()) if (h.values[name] !== undefined) out.push(`  ${quoteRe(`~${h.pattern}`)} ${quote(h.values[name])};`);
     out.push('}');
   }
+  out.push('# Cache-Control by the path of the file served (hosting/routing.ts cache): the first matching expression wins.');
+  out.push('map $uri $jaspar_cache_control {', `  default ${quote(r.cache[r.cache.length - 1].value)};`);
+  for (const c of r.cache.slice(0, -1)) out.push(`  ${quoteRe(`~${c.pattern}`)} ${quote(c.value)};`);
+  out.push('}');
   return `${out.join('\n')}\n`;
 }
 
@@ -98,6 +110,31 @@ export function nginxServerConf(r: ServerRouting): string {
     'set $jaspar_error "";',
     'set $jaspar_fmt "";',
     'error_page 404 501 $jaspar_error_page;',
+    '# A folder without index.html (/api/, /api/v1/sites/) is a missing page, not a forbidden one.',
+    'error_page 403 =404 $jaspar_error_page;',
+    `# Only ${ALLOW}, as the service: OPTIONS answers with Allow, any other method 405 with Allow and DRF's body.`,
+    `add_header Allow "${ALLOW}" always;`,
+    'error_page 405 @jaspar_method;',
+    'if ($request_method = OPTIONS) {',
+    '  return 200;',
+    '}',
+    'if ($request_method !~ ^(GET|HEAD)$) {',
+    '  return 405;',
+    '}',
+    'location @jaspar_method {',
+    '  default_type application/json;',
+    // A method is a token (nginx takes A-Z, _ and - only): nothing in it to escape in JSON.
+    `  return 405 '{"detail":"Method \\\\"$request_method\\\\" not allowed."}';`,
+    '}',
+    '# Compression of the text types (gzip: nginx-light has no brotli or zstd module); text/html is always in.',
+    'gzip on;',
+    'gzip_vary on;',
+    'gzip_proxied any;',
+    'gzip_comp_level 5;',
+    'gzip_min_length 256;',
+    // gzip_types compares the whole Content-Type: the ones the locations set with a charset are listed as they are.
+    `gzip_types ${[...COMPRESSED_TYPES.filter((t) => t !== 'text/html'), ...forcedTypes(r).filter((t) => t.includes(';')).map(quote)].join(' ')};`,
+    'etag on;',
   ];
   if (r.prefix) {
     out.push(`# The site lives under ${r.prefix}/: nothing else is answered, and files are found without the prefix.`);
@@ -106,6 +143,7 @@ export function nginxServerConf(r: ServerRouting): string {
   }
   const names = [...new Set(r.headers.flatMap((h) => Object.keys(h.values)))].filter((n) => n !== 'Content-Type');
   for (const name of names) out.push(`add_header ${name} $jaspar_h_${name.toLowerCase().replace(/[^a-z0-9]/g, '_')} always;`);
+  out.push('add_header Cache-Control $jaspar_cache_control always;');
   out.push('');
   const suffix = `(?:\\.(?<jaspar_sfx>${r.suffixFormats.join('|')}))`;
   const fail = (status: 404 | 501, file: string) => [`set $jaspar_error ${file};`, `return ${status};`];
@@ -135,6 +173,11 @@ export function nginxServerConf(r: ServerRouting): string {
   return `${out.join('\n')}\n`;
 }
 
+/** The Content-Types the locations set (hosting/headers.ts), once each. */
+function forcedTypes(r: ServerRouting): string[] {
+  return [...new Set(r.headers.map((h) => h.values['Content-Type']).filter((t): t is string => t !== undefined))];
+}
+
 type Fail = (status: 404 | 501, file: string) => string[];
 type Block = (cond: string, body: string[]) => string[];
 
@@ -142,7 +185,7 @@ function listLocation(r: ServerRouting, list: ListRoute, suffix: string, chooseF
   const out: string[] = [];
   const suffixed = list.kind === 'matrix' && !list.pathFilter;
   const path = list.pathFilter ? `${re(list.path)}/(?<jaspar_value>${VALUE})` : re(list.path);
-  out.push(`# ${list.name}`, `location ~ ${quoteRe(`^${path}${suffixed ? `(?:/?${suffix})?` : ''}/?$`)} {`, '  default_type application/json;');
+  out.push(`# ${list.name}`, `location ~ ${quoteRe(`^${path}(?<jaspar_tail>${suffixed ? `(?:/?${suffix})?` : ''}/?)$`)} {`, '  default_type application/json;');
   out.push(...block('$jaspar_param_error != ""', [`set $jaspar_error $jaspar_param_error;`, 'return 501;']));
   const hasKey = (k: FilterKey) => (k === list.pathFilter ? '1' : `\${jaspar_has_${k}}`);
   if (list.kind === 'index') {
@@ -154,7 +197,8 @@ function listLocation(r: ServerRouting, list: ListRoute, suffix: string, chooseF
     out.push(...block('$jaspar_values_ok = 0', fail(404, r.errors.notFound)));
   }
   out.push(...block(`$arg_release !~ "^(|${r.year})$"`, fail(501, r.errors.release)));
-  out.push(...block('$jaspar_size = over', [`return 301 ${r.prefix}$uri?$jaspar_capped_args;`]));
+  // To the route's own path (the captured value and tail are plain characters).
+  out.push(...block('$jaspar_size = over', [`return 301 ${r.prefix}${list.path}${list.pathFilter ? '/${jaspar_value}' : ''}\${jaspar_tail}?$jaspar_capped_args;`]));
   out.push(...block('$jaspar_size = bad', fail(501, r.errors.pageSize)));
   out.push(...chooseFormat(suffixed));
   let filters = '';

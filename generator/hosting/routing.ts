@@ -19,11 +19,11 @@ import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS, type FormatId } from '../formats/r
 import { VIEW_FORMAT_SIZES } from '../plan/resources.ts';
 import { shardOf, type Layout } from '../routes/shard.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
   sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
 } from '../routes/urls.ts';
 import { FILTER_COMBINATIONS } from '../plan/views.ts';
-import { headerRules } from './headers.ts';
+import { CACHE_CONTROL, headerRules } from './headers.ts';
 import { MAX_PAGE_SIZE, UNSUPPORTED_PARAMS } from './rules.ts';
 
 export interface ServerRoutingInput {
@@ -107,7 +107,17 @@ export interface ServerRouting {
   /** Formats with a suffix URL (/api/v1/matrix.json): DRF's format_suffix_patterns on the matrix endpoints. */
   suffixFormats: readonly FormatId[];
   headers: { pattern: string; values: Record<string, string> }[];
+  /** Cache-Control by the path of the file served, the first matching pattern wins; the last one matches every path. */
+  cache: { pattern: string; value: string }[];
 }
+
+/** The methods the service allows (DRF's Allow on the API's views); every host answers OPTIONS with it and any other method 405. */
+export const ALLOW = 'GET, HEAD, OPTIONS';
+
+/** Media types (parameters aside) a server compresses: the pages, the API's text formats, scripts, styles, SVG logos. */
+export const COMPRESSED_TYPES: readonly string[] = [
+  ...new Set(['text/html', 'text/css', 'text/plain', 'application/javascript', 'image/svg+xml', ...FORMAT_IDS.map((f) => FORMATS[f].mediaType.split(';')[0])]),
+].sort();
 
 const MARK = 'ZZ99.MARK';
 
@@ -181,8 +191,11 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     root: ROOT_DIR,
     formats: FORMAT_IDS.map((id) => ({ id, file: fileName(id), mediaType: FORMATS[id].mediaType })),
     defaultFormat: DEFAULT_FORMAT,
-    // DRF picks the renderer by the Accept header when no format is asked for.
-    accept: (['jaspar', 'meme', 'transfac', 'pfm', 'yaml', 'json'] as const).map((format) => ({ mediaType: FORMATS[format].mediaType.split(';')[0], format })),
+    // DRF picks the renderer by the Accept header when no format is asked for;
+    // text/html last: a browser (whose Accept names none of the others) gets
+    // the page for people where the service shows its browsable API, a
+    // program naming JSON as well still gets JSON.
+    accept: (['jaspar', 'meme', 'transfac', 'pfm', 'yaml', 'json', 'api'] as const).map((format) => ({ mediaType: FORMATS[format].mediaType.split(';')[0], format })),
     pageSizes: PAGE_SIZES,
     defaultPageSize: DEFAULT_PAGE_SIZE,
     maxPageSize: MAX_PAGE_SIZE,
@@ -208,8 +221,28 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     keyed,
     rootFormats: INDEX_FORMATS,
     suffixFormats: FORMAT_IDS,
-    headers: headerRules().map((rule) => ({ pattern: globToRegex(rule.for), values: rule.values })),
+    // Cache-Control is printed from `cache` (one value per path; Netlify's glob rules cannot tell a version from a base id).
+    headers: headerRules()
+      .map((rule) => ({ pattern: globToRegex(rule.for), values: Object.fromEntries(Object.entries(rule.values).filter(([name]) => name !== 'Cache-Control')) }))
+      .filter((rule) => Object.keys(rule.values).length > 0),
+    cache: cacheRules(keyed.find((k) => k.name === 'matrix')!.dir),
   };
+}
+
+/** A matrix id with its version: the folder whose data files never change within a release (MA0139 names the latest one). */
+const VERSIONED_ID = '[A-Z]{2}[0-9]{4}\\.[0-9]+';
+
+function cacheRules(matrixDir: Template): ServerRouting['cache'] {
+  const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  const folder = matrixDir.map((p) => (typeof p === 'string' ? escape(p) : p.slot === 'id' ? VERSIONED_ID : '[A-Za-z0-9_-]+')).join('');
+  // The page for people (index.html) is left out: its layout changes with the site.
+  const data = FORMAT_IDS.filter((f) => f !== 'api').map((f) => escape(fileName(f)));
+  return [
+    { pattern: `^${folder}(${data.join('|')})$`, value: CACHE_CONTROL.fixed },
+    { pattern: `^${escape(LOGOS)}`, value: CACHE_CONTROL.fixed },
+    { pattern: '^/download/', value: CACHE_CONTROL.download },
+    { pattern: '^/', value: CACHE_CONTROL.release },
+  ];
 }
 
 /** Regular expression of a page size above the real maximum (answered by a 301 to the maximum). */

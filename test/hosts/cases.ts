@@ -16,10 +16,19 @@ export type Ability =
   | 'missing-404' // a query URL whose file does not exist answers status 404 (not 200)
   | 'invalid-page' // "Invalid page." for a page past the end or not a number (not "Not found.")
   | 'unrendered-501' // a page size, or a format at a page size, that is not pre-rendered answers 501 saying so (not "Not found.")
-  | 'double-slash-list'; // a list query URL with a double slash
+  | 'double-slash-list' // a list query URL with a double slash
+  | 'methods' // OPTIONS 200 and other methods 405, with Allow: GET, HEAD, OPTIONS
+  | 'accept-html' // a browser's Accept gets the page for people where the service shows its browsable API
+  | 'malformed-escape'; // survives a path with an invalid percent-escape (overlong UTF-8)
 
 export interface Expect {
-  status: number;
+  status?: number;
+  /** The status is one of these (hostile requests: what a server may answer, never a 5xx). */
+  statusIn?: number[];
+  /** Allow lists exactly GET, HEAD, OPTIONS (empty entries aside: Apache adds an empty Allow to its 405). */
+  allow?: boolean;
+  /** Text that appears nowhere in the answer, status line, headers or body (case-insensitive): a forged Host, an echo, a file outside the site. */
+  absent?: string[];
   /** The body is byte for byte this file of the site. */
   file?: string;
   /** The body is JSON whose detail starts with this. */
@@ -39,6 +48,8 @@ export interface Case {
   what: string;
   path: string;
   headers?: Record<string, string>;
+  /** Sent as raw bytes on a socket (what fetch would refuse or clean up): the method, the request target as written (default: path), header lines (default: Host of the server). */
+  raw?: { method?: string; target?: string; headers?: string[] };
   needs: Ability[];
   expect: Expect;
 }
@@ -116,6 +127,72 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'accept-detail', what: 'Accept: text/transfac on a matrix', path: `${LIST}/MA0139.1/`, headers: { accept: 'text/transfac' }, needs: ['accept'], expect: { status: 200, file: `${LIST}/MA0139.1/index.transfac.txt` } },
     { id: 'accept-list', what: 'Accept: application/yaml on the list, page 2', path: `${LIST}/?page=2`, headers: { accept: 'application/yaml' }, needs: ['accept', 'query'], expect: { status: 200, file: page(2, 'index.yaml') } },
     { id: 'accept-format-wins', what: '?format= wins over Accept', path: `${LIST}/MA0139.1/?format=json`, headers: { accept: 'text/meme' }, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
+  ];
+}
+
+/** Where a redirect may point: a path of this site (not //host or /\\host, which browsers follow off-site) or this origin. */
+export function locationStaysOnSite(location: string, origin: string): boolean {
+  if (/^[/\\]{2}/.test(location) || /^\/\\/.test(location)) return false;
+  try {
+    return new URL(location, origin).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+const EVIL = 'evil.example';
+/** Bytes of /etc/passwd, should a traversal reach it. */
+const PASSWD = 'root:x:0:0';
+const SAFE = [200, 301, 400, 404, 405, 414, 431];
+const allowed = (id: string, what: string, method: string, path: string): Case =>
+  ({ id, what, path, raw: { method }, needs: ['methods'], expect: { status: 405, allow: true, detail: `Method "${method}" not allowed.` } });
+
+/** Hostile requests (issue 19): every host answers them without a 5xx, an off-site redirect, a reflected Host, an echo or a file outside the site. */
+export function hostileCases(): Case[] {
+  return [
+    { id: 'redirect-backslash', what: 'no open redirect: /%5cevil.example/..%2f before a page_size redirect', path: `/%5c${EVIL}/..%2fapi/v1/matrix?page_size=5000`, raw: {}, needs: [], expect: { statusIn: [301, 400, 404], absent: [EVIL] } },
+    { id: 'redirect-slashes', what: 'no open redirect: /%2f%2fevil.example/..%2f before a page_size redirect', path: `/%2f%2f${EVIL}/..%2fapi/v1/matrix?page_size=5000`, raw: {}, needs: [], expect: { statusIn: [301, 400, 404], absent: [EVIL] } },
+    { id: 'redirect-collection', what: 'no open redirect through the collection route', path: `/%5c${EVIL}/..%2fapi/v1/collections/CORE?page_size=5000`, raw: {}, needs: [], expect: { statusIn: [301, 400, 404], absent: [EVIL] } },
+    { id: 'null-byte-file', what: 'a null byte in a file name: 400 or 404, not 500', path: '/index.html%00.json', raw: {}, needs: [], expect: { statusIn: [400, 404] } },
+    { id: 'null-byte-id', what: 'a null byte as a matrix id: 400 or 404, not 500', path: `${LIST}/%00/`, raw: {}, needs: [], expect: { statusIn: [400, 404] } },
+    allowed('method-put', 'PUT: 405 with Allow', 'PUT', `${LIST}/MA0139.1/`),
+    allowed('method-delete', 'DELETE: 405 with Allow', 'DELETE', `${LIST}/MA0139.1/`),
+    allowed('method-post', 'POST: 405 with Allow', 'POST', `${LIST}/?format=json`),
+    allowed('method-patch', 'PATCH: 405 with Allow', 'PATCH', `${LIST}/MA0139.1/`),
+    allowed('method-propfind', 'PROPFIND: 405 with Allow', 'PROPFIND', '/'),
+    allowed('method-made-up', 'a made-up method: 405 with Allow', 'JASPARIZE', `${LIST}/MA0139.1/`),
+    { id: 'method-trace', what: 'TRACE: 405, the request never echoed', path: `${LIST}/MA0139.1/index.json`, raw: { method: 'TRACE', headers: ['X-Probe: secret-probe-value'] }, needs: [], expect: { statusIn: [405], absent: ['secret-probe-value'] } },
+    { id: 'options', what: 'OPTIONS: 200 with Allow: GET, HEAD, OPTIONS', path: `${LIST}/MA0139.1/`, raw: { method: 'OPTIONS' }, needs: ['methods'], expect: { status: 200, allow: true } },
+    { id: 'host-localhost', what: 'any Host on the port (a person opening http://localhost:PORT)', path: `${LIST}/MA0139.1/index.json`, raw: { headers: ['Host: localhost'] }, needs: [], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
+    { id: 'host-forged-redirect', what: 'a forged Host never in Location (page_size redirect)', path: `${LIST}/?page_size=5000`, raw: { headers: [`Host: ${EVIL}`] }, needs: ['query'], expect: { status: 301, absent: [EVIL] } },
+    { id: 'host-forged-slash', what: 'a forged Host never in Location (the server\'s own slash redirect)', path: '/api', raw: { headers: [`Host: ${EVIL}`] }, needs: [], expect: { statusIn: [301, 404], absent: [EVIL] } },
+    { id: 'encoded-slashes', what: 'encoded slashes and backslashes', path: '/api%2fv1%2fmatrix%5cMA0139.1%2f', raw: {}, needs: [], expect: { statusIn: SAFE, absent: [EVIL] } },
+    { id: 'dot-dot', what: '.. past the root, as sent', path: '/../../../../etc/passwd', raw: {}, needs: [], expect: { statusIn: [400, 404], absent: [PASSWD] } },
+    { id: 'dot-dot-encoded', what: '%2e%2e past the root', path: '/%2e%2e/%2e%2e/%2e%2e/etc/passwd', raw: {}, needs: [], expect: { statusIn: [400, 404], absent: [PASSWD] } },
+    { id: 'double-encoding', what: 'double-encoded ..', path: '/%252e%252e/%252e%252e/etc/passwd', raw: {}, needs: [], expect: { statusIn: [400, 404], absent: [PASSWD] } },
+    { id: 'filter-traversal', what: 'a filter value with ../', path: `${LIST}/?collection=..%2f..%2f..%2fetc&format=json`, raw: {}, needs: [], expect: { statusIn: [200, 400, 404], absent: [PASSWD] } },
+    { id: 'crlf-query', what: 'CRLF in the query never becomes a header', path: `${LIST}/?format=json%0d%0aSet-Cookie:%20jaspar=1`, raw: {}, needs: [], expect: { statusIn: SAFE, absent: ['set-cookie'] } },
+    { id: 'crlf-redirect', what: 'CRLF in a redirected query stays escaped in Location', path: `${LIST}/?page_size=5000&x=%0d%0aSet-Cookie:%20jaspar=1`, raw: {}, needs: [], expect: { statusIn: [301, 404], absent: ['set-cookie:'] } },
+    { id: 'huge-url', what: 'a 20 KB URL', path: `${LIST}/?format=json&x=${'a'.repeat(20_000)}`, raw: {}, needs: [], expect: { statusIn: SAFE } },
+    { id: 'huge-header', what: 'a 40 KB header', path: `${LIST}/MA0139.1/index.json`, raw: { headers: [`X-Big: ${'b'.repeat(40_000)}`] }, needs: [], expect: { statusIn: SAFE } },
+    { id: 'absolute-form', what: 'an absolute-form target naming another host', path: `${LIST}/?page_size=5000`, raw: { target: `http://${EVIL}${LIST}/?page_size=5000` }, needs: [], expect: { statusIn: [301, 400, 404], absent: [`//${EVIL}`] } },
+    { id: 'duplicate-host', what: 'two Host headers', path: `${LIST}/MA0139.1/index.json`, raw: { headers: ['Host: localhost', `Host: ${EVIL}`] }, needs: [], expect: { statusIn: [200, 400], absent: [EVIL] } },
+    // Last: on a host that dies of it, the cases before still ran.
+    { id: 'overlong-utf8', what: 'an overlong UTF-8 escape (%c0%ae%c0%ae: "..")', path: '/%c0%ae%c0%ae/etc/passwd', raw: {}, needs: ['malformed-escape'], expect: { statusIn: [400, 404], absent: [PASSWD] } },
+  ];
+}
+
+/** Browsers (issue 20): the page for people where the service shows its browsable API; no server 403 page. */
+export function browserCases(): Case[] {
+  const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+  return [
+    { id: 'browser-matrix', what: 'a browser opening a matrix gets its page for people', path: `${LIST}/MA0139.1/`, headers: browser, needs: ['accept-html'], expect: { status: 200, file: `${LIST}/MA0139.1/index.html`, headers: { vary: 'Accept' } } },
+    { id: 'browser-list', what: 'a browser opening the list, page 2', path: `${LIST}/?page=2`, headers: browser, needs: ['accept-html', 'query'], expect: { status: 200, file: page(2, 'index.html') } },
+    { id: 'browser-versions', what: 'a browser opening the versions', path: `${LIST}/MA0139/versions/`, headers: browser, needs: ['accept-html'], expect: { status: 200, file: `${LIST}/MA0139/versions/index.html` } },
+    { id: 'browser-base', what: 'a browser opening a base id', path: `${LIST}/MA0139/`, headers: browser, needs: ['accept-html'], expect: { status: 200, file: `${LIST}/MA0139/index.html` } },
+    { id: 'program-json', what: 'a program (Accept: application/json) still gets JSON', path: `${LIST}/MA0139.1/`, headers: { accept: 'application/json' }, needs: ['folder-json'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
+    { id: 'api-folder', what: '/api/: 404 "Not found.", never the server\'s 403 page', path: '/api/', needs: [], expect: { status: 404, detail: NOT_FOUND } },
+    { id: 'sites-folder', what: '/api/v1/sites/: 404 "Not found.", never the server\'s 403 page', path: '/api/v1/sites/', needs: [], expect: { status: 404, detail: NOT_FOUND } },
   ];
 }
 

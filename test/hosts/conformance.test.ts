@@ -5,11 +5,13 @@
 // reason) is run and shown, never asserted; every other case must pass.
 // Prints the table case × host at the end.
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findBinary, installHint } from '../../scripts/serve.ts';
 import { startSiteServer, type RunningServer } from '../support/servers.ts';
-import { LACKS, cases, unsupported, type Case, type HostName } from './cases.ts';
+import { LACKS, browserCases, cases, hostileCases, locationStaysOnSite, unsupported, type Case, type HostName } from './cases.ts';
 
 const siteDir = inject('siteDir');
 const HOSTS: HostName[] = ['nginx', 'caddy', 'apache', 'netlify', 'http-server'];
@@ -19,13 +21,87 @@ function siteFacts() {
   return { lastPage: Math.max(1, Math.ceil(first.count / 10)) };
 }
 
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  /** Status line and header lines as received. */
+  head: string;
+}
+
+/** A request as raw bytes on a socket (fetch refuses TRACE, absolute-form targets, two Host headers, a raw ".."). */
+function sendRaw(origin: string, c: Case): Promise<Answer> {
+  const url = new URL(origin);
+  const raw = c.raw!;
+  const lines = [`${raw.method ?? 'GET'} ${raw.target ?? c.path} HTTP/1.1`, ...(raw.headers?.some((h) => /^host:/i.test(h)) ? [] : [`Host: ${url.host}`]), ...(raw.headers ?? [])];
+  for (const [name, value] of Object.entries(c.headers ?? {})) lines.push(`${name}: ${value}`);
+  lines.push('Connection: close', '', '');
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.setTimeout(60_000, () => socket.destroy(new Error('no answer in 60 s')));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('end', () => {
+      const all = Buffer.concat(chunks);
+      const split = all.indexOf('\r\n\r\n');
+      if (split < 0) return reject(new Error(`no HTTP answer (${all.length} bytes: ${JSON.stringify(all.subarray(0, 80).toString('latin1'))})`));
+      const head = all.subarray(0, split).toString('latin1');
+      const [statusLine, ...headerLines] = head.split('\r\n');
+      const headers = new Headers();
+      for (const line of headerLines) {
+        const at = line.indexOf(':');
+        headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+      }
+      let body: Buffer = Buffer.from(all.subarray(split + 4));
+      if (/chunked/i.test(headers.get('transfer-encoding') ?? '')) body = unchunk(body);
+      if (headers.get('content-encoding') === 'gzip') body = gunzipSync(body);
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body, head });
+    });
+    socket.write(lines.join('\r\n'));
+  });
+}
+
+function unchunk(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const end = data.indexOf('\r\n', at);
+    if (end < 0) break;
+    const size = parseInt(data.subarray(at, end).toString('latin1'), 16);
+    if (!(size > 0)) break;
+    parts.push(data.subarray(end + 2, end + 2 + size));
+    at = end + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
+async function send(origin: string, c: Case): Promise<Answer> {
+  if (c.raw) return sendRaw(origin, c);
+  const response = await fetch(`${origin}${c.path}`, { redirect: 'manual', headers: c.headers, signal: AbortSignal.timeout(60_000) });
+  const head = [`HTTP/1.1 ${response.status}`, ...[...response.headers].map(([k, v]) => `${k}: ${v}`)].join('\r\n');
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()), head };
+}
+
 /** What is wrong with the answer to a case; empty: it conforms. */
 async function check(origin: string, c: Case): Promise<string[]> {
-  const response = await fetch(`${origin}${c.path}`, { redirect: 'manual', headers: c.headers, signal: AbortSignal.timeout(60_000) });
-  const body = Buffer.from(await response.arrayBuffer());
+  const response = await send(origin, c);
+  const body = response.body;
   const problems: string[] = [];
   const e = c.expect;
-  if (response.status !== e.status) problems.push(`status ${response.status}, expected ${e.status}`);
+  if (e.status !== undefined && response.status !== e.status) problems.push(`status ${response.status}, expected ${e.status}`);
+  if (e.statusIn !== undefined && !e.statusIn.includes(response.status)) problems.push(`status ${response.status}, expected one of ${e.statusIn.join(', ')}`);
+  if (response.status >= 500 && e.status === undefined) problems.push(`status ${response.status}: a server error`);
+  const location = response.headers.get('location');
+  if (location !== null && !locationStaysOnSite(location, origin)) problems.push(`Location ${location} leaves the site`);
+  if (e.allow) {
+    const methods = (response.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter((m) => m !== '');
+    if (methods.join(', ') !== 'GET, HEAD, OPTIONS') problems.push(`Allow: ${response.headers.get('allow')}, expected GET, HEAD, OPTIONS`);
+  }
+  for (const text of e.absent ?? []) {
+    const where = `${response.head}\r\n\r\n${body.toString('latin1')}`.toLowerCase();
+    if (where.includes(text.toLowerCase())) problems.push(`"${text}" is in the answer (${JSON.stringify(where.slice(Math.max(0, where.indexOf(text.toLowerCase()) - 60), where.indexOf(text.toLowerCase()) + 40))})`);
+  }
   if (e.file !== undefined && !body.equals(readFileSync(path.join(siteDir, e.file)))) problems.push(`body is not ${e.file} (${body.length} bytes: ${JSON.stringify(body.subarray(0, 80).toString('utf8'))})`);
   if (e.detail !== undefined) {
     let detail: unknown;
@@ -58,7 +134,7 @@ async function check(origin: string, c: Case): Promise<string[]> {
   return problems;
 }
 
-const ALL = cases(siteFacts());
+const ALL = [...cases(siteFacts()), ...browserCases(), ...hostileCases()];
 /** host → case id → "pass" | "FAIL" | "n/s" | "n/s, passes" */
 const table = new Map<HostName, Map<string, string>>(HOSTS.map((h) => [h, new Map()]));
 
