@@ -22,7 +22,7 @@ import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { planEndpoints } from './plan/endpoints.ts';
 import { defaultPageCount, planBaseId, planResources, withFormat } from './plan/resources.ts';
 import {
-  HOME, LIST, NOT_FOUND_PAGE, RELEASES_DIR, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+  HOME, LIST, NOT_FOUND_PAGE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -181,7 +181,16 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const root = basePathOf(base);
   plan.root.add('_headers', printHeaders(headerRules(root)));
   // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
-  for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: main.release.info.year })) plan.root.add(file, content);
+  const releaseRoutes = others.map((o) => {
+    const path_ = `/${releasePrefix(o.release.info.year).slice(0, -1)}`;
+    return {
+      year: o.release.info.year,
+      path: path_,
+      lastPage: defaultPageCount(o.release),
+      unmirrored: unmirrored(o).map((u) => ({ collection: u.collection, idPrefixes: u.idPrefixes, file: `${path_}${unmirroredPath(u.collection)}` })),
+    };
+  });
+  for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: main.release.info.year, releases: releaseRoutes })) plan.root.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from; the
   // default release's also say where the others lie and which ids only they have.
   for (const [file, content] of edgeIndexFiles(main.release, base, layout, { compact: options.profile === 'compact', releases: held, elsewhere, unmirrored: unmirrored(main) })) plan.root.add(file, content);
@@ -239,6 +248,8 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) target.add(file, content);
+  // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
+  for (const u of options.unmirrored ?? []) target.add(outputFile(unmirroredPath(u.collection)), `${JSON.stringify({ detail: u.detail })}\n`);
   // Another release's own indexes, for the edge handler's answers under its path.
   if (!options.main) for (const [file, content] of edgeIndexFiles(release, base, layout, { compact, releases: options.held, unmirrored: options.unmirrored })) target.add(file, content);
   return { listPages };

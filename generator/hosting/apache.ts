@@ -33,7 +33,7 @@
 // - Its ETag is the file's inode, mtime and size here (not mtime and size
 //   alone): a file rewritten by a later build gets a new one even when its
 //   size and mtime stay (the archive's entries carry one fixed mtime).
-import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, inAnyRelease, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 const VALUE = '[A-Za-z0-9_-]+';
 const ID = '(?!index\\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*?';
@@ -96,7 +96,7 @@ export function apacheConf(r: ServerRouting): string {
   }
   out.push('# The path of the file served (headers below), and the default error file.');
   out.push('RewriteRule ^(.*)$ - [E=JASPAR_PATH:$1,E=JASPAR_ERROR:404.html]');
-  out.push(...setVars([], { ERROR: r.errors.notFound.slice(1) }, `^${re(r.api)}(/|$)`));
+  out.push(...setVars([], { ERROR: r.errors.notFound.slice(1) }, inAnyRelease(`^${re(r.api)}(/|$)`, r.releases)));
   out.push('# The parameters, each in a variable (the first one counts; empty when absent).');
   for (const key of ['format', 'page', 'page_size', 'release', ...r.filterKeys]) {
     out.push(...setVars([], { [`Q_${upper(key)}`]: '' }));
@@ -128,17 +128,25 @@ export function apacheConf(r: ServerRouting): string {
   for (const f of r.formats) out.push(...setVars([`${env('FMT')} =${f.id}`], { FILE: f.file }));
   out.push('');
 
+  out.push('# release=<year> of another release: the same route under its path, the query kept (the rules below see the new path).');
+  for (const rel of r.releases) out.push(`RewriteCond ${env('Q_RELEASE')} =${rel.year}`, `RewriteRule ^(${re(r.api)}(?:/.*)?)$ ${rel.path}$1`);
+  out.push('');
+
   let n = 0;
   const routeName = () => `r${n++}`;
-  for (const list of r.lists) out.push(...listRoute(r, list, routeName()));
-  for (const k of r.keyed) out.push(...keyedRoute(r, k, routeName()));
-  // The API root.
-  const root = routeName();
-  out.push(`# API root`, ...setVars([], { ROUTE: root }, `^${re(r.api)}/?$`));
-  const inRoute = `${env('ROUTE')} =${root}`;
-  out.push(...fail([inRoute, `${env('FILE')} ^$`], 404, r.errors.notFound));
-  out.push(...fail([inRoute, `${env('FMT')} !^(${r.rootFormats.join('|')})$`], 404, r.errors.notFound));
-  out.push(`RewriteCond ${inRoute}`, `RewriteRule ^ ${r.root}${env('FILE')} [E=JASPAR_PATH:${r.root}${env('FILE')},PT,L]`, '');
+  // Each release's routes: the default release's, then each other one's under its path (routing.ts releaseVariants).
+  for (const v of releaseVariants(r)) {
+    if (v.releasePath) out.push(`# JASPAR ${v.year}: the same routes under ${v.releasePath}/`);
+    for (const list of v.lists) out.push(...listRoute(v, list, routeName()));
+    for (const k of v.keyed) out.push(...keyedRoute(v, k, routeName()));
+    // The API root.
+    const root = routeName();
+    out.push(`# API root`, ...setVars([], { ROUTE: root }, `^${re(v.api)}/?$`));
+    const inRoute = `${env('ROUTE')} =${root}`;
+    out.push(...fail([inRoute, `${env('FILE')} ^$`], 404, v.errors.notFound));
+    out.push(...fail([inRoute, `${env('FMT')} !^(${v.rootFormats.join('|')})$`], 404, v.errors.notFound));
+    out.push(`RewriteCond ${inRoute}`, `RewriteRule ^ ${v.root}${env('FILE')} [E=JASPAR_PATH:${v.root}${env('FILE')},PT,L]`, '');
+  }
 
   if (r.prefix) {
     // The path without its prefix is a URL (mapped to the DocumentRoot), never a file path of the machine ("/").
@@ -192,6 +200,9 @@ function listRoute(r: ServerRouting, list: ListRoute, route: string): string[] {
     out.push(...fail([inRoute, `${r.filterKeys.map((k) => env(`Q_${upper(k)}`)).join('')} !^[A-Za-z0-9_-]*$`], 404, r.errors.notFound));
   }
   out.push(...fail([inRoute, `${env('Q_RELEASE')} !^(|${r.year})$`], 501, r.errors.release));
+  // A collection this release lacks (routing.ts ReleaseRoute.unmirrored): why, not an empty list.
+  const asked = list.pathFilter === 'collection' ? env('VALUE') : list.kind === 'matrix' ? env('Q_COLLECTION') : null;
+  if (asked) for (const u of r.unmirrored) out.push(...fail([inRoute, `${asked} ^${re(u.collection)}$ [NC]`], 404, u.file));
   // Above the real maximum: the route's own path with page_size=1000 (every other parameter kept).
   const canonical = `${r.prefix}${list.path}${list.pathFilter ? `/${env('VALUE')}` : ''}${env('TAIL')}`;
   out.push(`RewriteCond ${inRoute}`, `RewriteCond ${env('SIZE')} =over`, `RewriteCond %{QUERY_STRING} ^(.*&)?page_size=[^&]*(.*)$`, `RewriteRule ^ ${canonical}?%1page_size=${r.maxPageSize}%2 [R=301,NE,L]`);
@@ -233,6 +244,9 @@ function keyedRoute(r: ServerRouting, k: KeyedRoute, route: string): string[] {
   const groups: Record<string, string> = sharded ? { ID: '$1', SHARD: '$2', SFX: '$3' } : { ID: '$1', SFX: '$2' };
   const out: string[] = [`# ${k.name}`, ...setVars([], { ROUTE: route, ...groups }, `^${re(k.before)}${id}${re(k.after)}${sfx}/?$`)];
   const inRoute = `${env('ROUTE')} =${route}`;
+  if (k.name === 'matrix' || k.name === 'versions') {
+    for (const u of r.unmirrored) if (u.idPrefixes.length) out.push(...fail([inRoute, `${env('ID')} ^(${u.idPrefixes.map(re).join('|')})`], 404, u.file));
+  }
   if (k.suffix) out.push(...setVars([inRoute, `${env('SFX')} .`], { FMT: env('SFX') }), ...formatFiles(r, inRoute, `${env('SFX')} .`));
   out.push(...fail([inRoute, `${env('FILE')} ^$`], 404, r.errors.notFound));
   const others = r.formats.map((f) => f.id).filter((f) => !k.formats.includes(f));

@@ -26,7 +26,7 @@
 //   never from {path} (which sent /\\evil.example/../api/… to evil.example).
 // - A path with a control character (%00) made the `file` matcher fail with
 //   500; such a path names no file and is answered 404 before any matcher.
-import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 const VALUE = '[A-Za-z0-9_-]+';
 const re = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
@@ -70,21 +70,31 @@ export function caddyfile(r: ServerRouting): string {
   add(...maps(r));
   let n = 0;
   const name = () => `jaspar_${n++}`;
-  for (const list of r.lists) add(...listRoute(r, list, name));
-  for (const k of r.keyed) add(...keyedRoute(r, k, name));
-  // The API root.
-  const root = name();
-  add(`@${root} path_regexp ${quoteRe(`^${re(r.api)}/?$`)}`, `handle @${root} {`, '\troute {');
-  add(...formatChoice(r, false, name).map((l) => `\t\t${l}`));
-  add(...fail(`@${name()} expression ${quoteRe(`!({vars.jaspar_fmt}).matches("^(${r.rootFormats.join('|')})$")`)}`, 404, r.errors.notFound).map((l) => `\t\t${l}`));
-  add(`\t\trewrite * ${r.root}{jaspar_file}`, '\t}', '}');
+  // release=<year> of another release: the same route under its path, the query kept (a rewrite before any
+  // route is chosen: Caddy does not choose again after a rewrite inside one).
+  for (const rel of r.releases) {
+    const m = name();
+    add(`@${m} {`, `\tquery release=${rel.year}`, `\tpath ${r.api} ${r.api}/*`, '}', `rewrite @${m} ${rel.path}{path}`);
+  }
+  // Each release's routes: the default release's, then each other one's under its path (routing.ts releaseVariants).
+  for (const v of releaseVariants(r)) {
+    if (v.releasePath) add(`# JASPAR ${v.year}: the same routes under ${v.releasePath}/`);
+    for (const list of v.lists) add(...listRoute(v, list, name));
+    for (const k of v.keyed) add(...keyedRoute(v, k, name));
+    // The API root.
+    const root = name();
+    add(`@${root} path_regexp ${quoteRe(`^${re(v.api)}/?$`)}`, `handle @${root} {`, '\troute {');
+    add(...formatChoice(v, false, name).map((l) => `\t\t${l}`));
+    add(...fail(`@${name()} expression ${quoteRe(`!({vars.jaspar_fmt}).matches("^(${v.rootFormats.join('|')})$")`)}`, 404, v.errors.notFound).map((l) => `\t\t${l}`));
+    add(`\t\trewrite * ${v.root}{jaspar_file}`, '\t}', '}');
+  }
   add(...headers(r, name));
   add('file_server');
   out.push('\t}', '\thandle_errors {', '\t\troute {');
   add('# The error file a route chose; none: the API\'s own 404 under /api/, the site\'s /404.html elsewhere.');
   const apiMiss = name();
   const siteMiss = name();
-  add(`@${apiMiss} {`, `\texpression ${quoteRe('{vars.jaspar_error} == "none"')}`, `\tpath ${r.api}/*`, '}', `vars @${apiMiss} jaspar_error ${r.errors.notFound}`);
+  add(`@${apiMiss} {`, `\texpression ${quoteRe('{vars.jaspar_error} == "none"')}`, `\tpath ${[r.api, ...r.releases.map((rel) => `${rel.path}${r.api}`)].map((p) => `${p}/*`).join(' ')}`, '}', `vars @${apiMiss} jaspar_error ${r.errors.notFound}`);
   add(`@${siteMiss} expression ${quoteRe('{vars.jaspar_error} == "none"')}`, `vars @${siteMiss} jaspar_error /404.html`);
   add('rewrite * {vars.jaspar_error}');
   add(`header Allow "${ALLOW}"`);
@@ -184,6 +194,9 @@ function listRoute(r: ServerRouting, list: ListRoute, name: () => string): strin
     body.push(...fail(expr('{jaspar_values_ok} == "0"'), 404, r.errors.notFound));
   }
   body.push(...fail(expr(`!({query.release}).matches("^(|${r.year})$")`), 501, r.errors.release));
+  // A collection this release lacks (routing.ts ReleaseRoute.unmirrored): why, not an empty list.
+  const asked = list.pathFilter === 'collection' ? `{http.regexp.${id}.value}` : list.kind === 'matrix' ? '{query.collection}' : null;
+  if (asked) for (const u of r.unmirrored) body.push(...fail(expr(`(${asked}).matches("(?i)^${re(u.collection)}$")`), 404, u.file));
   const over = name();
   // To the route's own path (the captured value and tail are plain characters), never {path} as sent.
   const canonical = `${r.prefix}${list.path}${list.pathFilter ? `/{http.regexp.${id}.value}` : ''}{http.regexp.${id}.tail}`;
@@ -222,7 +235,11 @@ function keyedRoute(r: ServerRouting, k: KeyedRoute, name: () => string): string
   const sharded = k.dir.some((p) => typeof p !== 'string' && p.slot === 'shard');
   const idRe = sharded ? `(?P<id>(?P<shard>[A-Za-z0-9_-][A-Za-z0-9_.-]{${r.shardLength - 1}})[A-Za-z0-9_.-]*?)` : '(?P<id>[A-Za-z0-9_-][A-Za-z0-9_.-]*?)';
   const sfx = k.suffix ? `(?:\\.(?P<sfx>${r.suffixFormats.join('|')}))?` : '';
-  const body: string[] = [...formatChoice(r, k.suffix ? id : false, name)];
+  const body: string[] = [];
+  if (k.name === 'matrix' || k.name === 'versions') {
+    for (const u of r.unmirrored) if (u.idPrefixes.length) body.push(...fail(`@${name()} expression ${quoteRe(`({http.regexp.${id}.id}).matches("^(${u.idPrefixes.map(re).join('|')})")`)}`, 404, u.file));
+  }
+  body.push(...formatChoice(r, k.suffix ? id : false, name));
   const others = r.formats.map((f) => f.id).filter((f) => !k.formats.includes(f));
   if (others.length) body.push(...fail(`@${name()} expression ${quoteRe(`({vars.jaspar_fmt}).matches("^(${others.join('|')})$")`)}`, k.unsupported ? 501 : 404, k.unsupported ?? r.errors.notFound));
   body.push(`vars jaspar_target ${template(k.dir, { id: `{http.regexp.${id}.id}`, shard: `{http.regexp.${id}.shard}` })}{jaspar_file}`);

@@ -29,7 +29,7 @@
 //   a rebuilt file of the same size with the same mtime (the archive's
 //   entries carry one fixed mtime) keeps its validators; see README "Caching".
 import type { FilterKey } from '../routes/urls.ts';
-import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, inAnyRelease, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 /** A value that may become a folder name (views.ts writes only such values). */
 const VALUE = '[A-Za-z0-9_-]+';
@@ -83,7 +83,7 @@ export function nginxHttpConf(r: ServerRouting): string {
   out.push('map $arg_page $jaspar_page_arg {', '  "" 1;', '  "~^[1-9][0-9]*$" $arg_page;', '  default invalid;', '}');
   out.push('# The error file a location chose; none: the site\'s /404.html (the API\'s own 404 under /api/).');
   out.push('map $jaspar_error $jaspar_error_page {', `  "" $jaspar_default_404;`, '  default $jaspar_error;', '}');
-  out.push('map $uri $jaspar_default_404 {', `  "~^${re(r.api)}/" ${r.errors.notFound};`, '  default /404.html;', '}');
+  out.push('map $uri $jaspar_default_404 {', `  "~${inAnyRelease(`^${re(r.api)}/`, r.releases)}" ${r.errors.notFound};`, '  default /404.html;', '}');
   out.push('# Response headers by the path of the file served (hosting/headers.ts).');
   const names = [...new Set(r.headers.flatMap((h) => Object.keys(h.values)))].filter((n) => n !== 'Content-Type');
   for (const name of names) {
@@ -159,12 +159,16 @@ export function nginxServerConf(r: ServerRouting): string {
     ...block('$jaspar_file = ""', fail(404, r.errors.notFound)),
   ];
 
-  for (const list of r.lists) out.push(...listLocation(r, list, suffix, chooseFormat, fail, block));
-  for (const k of r.keyed) out.push(...keyedLocation(r, k, suffix, chooseFormat, fail, block));
-  // The API root.
-  out.push(`location ~ ${quoteRe(`^${re(r.api)}/?$`)} {`, ...chooseFormat(false));
-  out.push(...block(`$jaspar_fmt !~ "^(${r.rootFormats.join('|')})$"`, fail(404, r.errors.notFound)));
-  out.push(`  rewrite ^ ${r.root}\${jaspar_file} last;`, '}');
+  // Each release's routes: the default release's, then each other one's under its path (routing.ts releaseVariants).
+  for (const v of releaseVariants(r)) {
+    if (v.releasePath) out.push(`# JASPAR ${v.year}: the same routes under ${v.releasePath}/ (release=${v.year} on the routes above comes here)`);
+    for (const list of v.lists) out.push(...listLocation(v, list, suffix, chooseFormat, fail, block));
+    for (const k of v.keyed) out.push(...keyedLocation(v, k, suffix, chooseFormat, fail, block));
+    // The API root.
+    out.push(`location ~ ${quoteRe(`^${re(v.api)}/?$`)} {`, ...toRelease(v, block), ...chooseFormat(false));
+    out.push(...block(`$jaspar_fmt !~ "^(${v.rootFormats.join('|')})$"`, fail(404, v.errors.notFound)));
+    out.push(`  rewrite ^ ${v.root}\${jaspar_file} last;`, '}');
+  }
   // Files, with the Content-Type of their kind (the first matching location wins; the rules do not overlap).
   for (const h of r.headers) {
     const type = h.values['Content-Type'];
@@ -181,11 +185,25 @@ function forcedTypes(r: ServerRouting): string[] {
 type Fail = (status: 404 | 501, file: string) => string[];
 type Block = (cond: string, body: string[]) => string[];
 
+/** In the default release's routes: release=<year> of another release goes to the same route under its path, the query kept. */
+function toRelease(r: ServerRouting, block: Block): string[] {
+  return r.releases.flatMap((rel) => block(`$arg_release = "${rel.year}"`, [`rewrite ^ ${rel.path}$uri last;`]));
+}
+
+/** In another release's routes: a collection it lacks, named by a filter (or the path's value) or by an id's prefix, answers 404 with why. */
+function lacking(r: ServerRouting, block: Block, fail: Fail, asked: { collection?: string; id?: string }): string[] {
+  return r.unmirrored.flatMap((u) => [
+    ...(asked.collection ? block(`${asked.collection} ~* "^${re(u.collection)}$"`, fail(404, u.file)) : []),
+    ...(asked.id && u.idPrefixes.length ? block(`${asked.id} ~ "^(${u.idPrefixes.map(re).join('|')})"`, fail(404, u.file)) : []),
+  ]);
+}
+
 function listLocation(r: ServerRouting, list: ListRoute, suffix: string, chooseFormat: (s: boolean) => string[], fail: Fail, block: Block): string[] {
   const out: string[] = [];
   const suffixed = list.kind === 'matrix' && !list.pathFilter;
   const path = list.pathFilter ? `${re(list.path)}/(?<jaspar_value>${VALUE})` : re(list.path);
-  out.push(`# ${list.name}`, `location ~ ${quoteRe(`^${path}(?<jaspar_tail>${suffixed ? `(?:/?${suffix})?` : ''}/?)$`)} {`, '  default_type application/json;');
+  out.push(`# ${list.name}`, `location ~ ${quoteRe(`^${path}(?<jaspar_tail>${suffixed ? `(?:/?${suffix})?` : ''}/?)$`)} {`, '  default_type application/json;', ...toRelease(r, block));
+  out.push(...lacking(r, block, fail, { collection: list.pathFilter === 'collection' ? '$jaspar_value' : list.kind === 'matrix' ? '$arg_collection' : undefined }));
   out.push(...block('$jaspar_param_error != ""', [`set $jaspar_error $jaspar_param_error;`, 'return 501;']));
   const hasKey = (k: FilterKey) => (k === list.pathFilter ? '1' : `\${jaspar_has_${k}}`);
   if (list.kind === 'index') {
@@ -236,7 +254,8 @@ function keyedLocation(r: ServerRouting, k: KeyedRoute, suffix: string, chooseFo
   const sharded = k.dir.some((p) => typeof p !== 'string' && p.slot === 'shard');
   const id = sharded ? `(?<jaspar_id>(?<jaspar_shard>[A-Za-z0-9_-][A-Za-z0-9_.-]{${r.shardLength - 1}})[A-Za-z0-9_.-]*?)` : `(?<jaspar_id>${ID})`;
   const guard = sharded ? '(?!index\\.)' : '';
-  const out: string[] = [`# ${k.name}`, `location ~ ${quoteRe(`^${re(k.before)}${guard}${id}${re(k.after)}${k.suffix ? `${suffix}?` : ''}/?$`)} {`, '  default_type application/json;'];
+  const out: string[] = [`# ${k.name}`, `location ~ ${quoteRe(`^${re(k.before)}${guard}${id}${re(k.after)}${k.suffix ? `${suffix}?` : ''}/?$`)} {`, '  default_type application/json;', ...toRelease(r, block)];
+  if (k.name === 'matrix' || k.name === 'versions') out.push(...lacking(r, block, fail, { id: '$jaspar_id' }));
   out.push(...chooseFormat(k.suffix));
   const others = r.formats.map((f) => f.id).filter((f) => !k.formats.includes(f));
   if (others.length) out.push(...block(`$jaspar_fmt ~ "^(${others.join('|')})$"`, fail(k.unsupported ? 501 : 404, k.unsupported ?? r.errors.notFound)));

@@ -35,6 +35,19 @@ export interface ServerRoutingInput {
   pageCount: number;
   /** The mirrored release (release=<year>). */
   year: number;
+  /** The site's other releases, each a whole site under its path ("/releases/2026"): release=<year> is answered there. */
+  releases?: readonly ReleaseRoute[];
+}
+
+/** Another release of the site: where its files lie, and what it lacks. */
+export interface ReleaseRoute {
+  year: number;
+  /** Path of its site ("/releases/2026"; no trailing slash). */
+  path: string;
+  /** Pages of its unfiltered list at the default page size (page=last). */
+  lastPage: number;
+  /** Collections of JASPAR's release that it does not hold: a request naming one (filter, or an id with one of the prefixes) gets the file saying why, 404. */
+  unmirrored: { collection: string; idPrefixes: string[]; file: string }[];
 }
 
 /** A path template: literal text and named slots ({ slot: 'id' }). */
@@ -109,6 +122,44 @@ export interface ServerRouting {
   headers: { pattern: string; values: Record<string, string> }[];
   /** Cache-Control by the path of the file served, the first matching pattern wins; the last one matches every path. */
   cache: { pattern: string; value: string }[];
+  /** The path of this release's site: "" for the default release, "/releases/2026" for another (releaseVariants). */
+  releasePath: string;
+  /** The site's other releases (in the default release's routing): release=<year> on its routes is answered by theirs. */
+  releases: readonly ReleaseRoute[];
+  /** Collections this release lacks (ReleaseRoute.unmirrored). */
+  unmirrored: ReleaseRoute['unmirrored'];
+}
+
+/**
+ * The routing of every release of the site, the default one first: the same
+ * routes, each other release's under its path, with its own release year,
+ * last page and lacking collections. The printers print each release's
+ * routes from this list; the default release's routes hand release=<year>
+ * of another to that one's path.
+ */
+export function releaseVariants(r: ServerRouting): ServerRouting[] {
+  return [r, ...r.releases.map((rel): ServerRouting => {
+    const at = (text: string) => `${rel.path}${text}`;
+    return {
+      ...r,
+      releasePath: rel.path,
+      releases: [],
+      unmirrored: rel.unmirrored,
+      year: rel.year,
+      lastPage: rel.lastPage,
+      api: at(r.api),
+      list: at(r.list),
+      root: at(r.root),
+      lists: r.lists.map((l) => ({ ...l, path: at(l.path), base: at(l.base) })),
+      keyed: r.keyed.map((k) => ({ ...k, before: at(k.before), dir: typeof k.dir[0] === 'string' ? [at(k.dir[0]), ...k.dir.slice(1)] : [rel.path, ...k.dir] })),
+    };
+  })];
+}
+
+/** A pattern on the served path ("^/api/…") that also matches the same path in another release's site ("^/releases/2026/api/…"). */
+export function inAnyRelease(pattern: string, releases: readonly Pick<ReleaseRoute, 'path'>[]): string {
+  if (releases.length === 0 || !pattern.startsWith('^/')) return pattern;
+  return `^(?:${releases.map((rel) => rel.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('|')})?${pattern.slice(1)}`;
 }
 
 /** The methods the service allows (DRF's Allow on the API's views); every host answers OPTIONS with it and any other method 405. */
@@ -149,6 +200,8 @@ export function globToRegex(glob: string): string {
 
 export function serverRouting(input: ServerRoutingInput): ServerRouting {
   const prefix = input.prefix.replace(/\/+$/, '');
+  const releases = input.releases ?? [];
+  for (const rel of releases) if (!/^(\/[a-z0-9_-]+)+$/.test(rel.path)) throw new Error(`routing: release path "${rel.path}" must look like /releases/2026`);
   if (prefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) throw new Error(`routing: path prefix "${input.prefix}" must look like /jaspar (letters, digits, . _ ~ -)`);
   const listBase = listViewDir();
   const filterSegment = Object.fromEntries(FILTER_KEYS.map((key) => [key, around(strip(listViewDir(DEFAULT_PAGE_SIZE, { [key]: MARK }), listBase, 'filter folder'), MARK, 'filter folder')])) as Record<FilterKey, [string, string]>;
@@ -222,10 +275,14 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     rootFormats: INDEX_FORMATS,
     suffixFormats: FORMAT_IDS,
     // Cache-Control is printed from `cache` (one value per path; Netlify's glob rules cannot tell a version from a base id).
+    // Headers and caching by the served path, in every release's site alike.
     headers: headerRules()
-      .map((rule) => ({ pattern: globToRegex(rule.for), values: Object.fromEntries(Object.entries(rule.values).filter(([name]) => name !== 'Cache-Control')) }))
+      .map((rule) => ({ pattern: inAnyRelease(globToRegex(rule.for), releases), values: Object.fromEntries(Object.entries(rule.values).filter(([name]) => name !== 'Cache-Control')) }))
       .filter((rule) => Object.keys(rule.values).length > 0),
-    cache: cacheRules(keyed.find((k) => k.name === 'matrix')!.dir),
+    cache: cacheRules(keyed.find((k) => k.name === 'matrix')!.dir).map((c) => ({ ...c, pattern: inAnyRelease(c.pattern, releases) })),
+    releasePath: '',
+    releases,
+    unmirrored: [],
   };
 }
 

@@ -101,6 +101,8 @@ export const errorPaths = {
   notFound: `${API}/errors/not-found.json`,
   invalidPage: `${API}/errors/invalid-page.json`,
 } as const;
+/** The JSON error answering a request for a collection JASPAR's release has and the mirror does not (404, in that release's site). */
+export const unmirroredPath = (collection: string) => `${API}/errors/unmirrored/${collection}.json`;
 /** The JSON error answering a request the mirror cannot answer (501). */
 export const unsupportedPath = (what: string) => `${API}/errors/unsupported/${what}.json`;
 
