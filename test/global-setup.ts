@@ -1,4 +1,4 @@
-// Builds the full shared release once per test run, into a temporary folder,
+// Builds the full site (both shipped releases) once per test run, into a temporary folder,
 // and hands its path to the suites (inject('siteDir')). The build is the real
 // CLI, as a user runs it.
 //
@@ -11,7 +11,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { PROJECT_ROOT, SITE_BASE_URL, dataDir } from './support/paths.ts';
+import { PROJECT_ROOT, SITE_BASE_URL, siteDataDirs } from './support/paths.ts';
 
 export default function setup(project: TestProject) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-site-'));
@@ -20,7 +20,7 @@ export default function setup(project: TestProject) {
   const siteDir = path.join(root, 'public');
   const status = path.join(root, 'build-status.json');
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', dataDir(), '--out', siteDir, '--base-url', SITE_BASE_URL], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), ...siteDataDirs().flatMap((d) => ['--data', d]), '--out', siteDir, '--base-url', SITE_BASE_URL], {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
   });

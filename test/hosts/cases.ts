@@ -19,7 +19,8 @@ export type Ability =
   | 'double-slash-list' // a list query URL with a double slash
   | 'methods' // OPTIONS 200 and other methods 405, with Allow: GET, HEAD, OPTIONS
   | 'accept-html' // a browser's Accept gets the page for people where the service shows its browsable API
-  | 'malformed-escape'; // survives a path with an invalid percent-escape (overlong UTF-8)
+  | 'malformed-escape' // survives a path with an invalid percent-escape (overlong UTF-8)
+  | 'releases'; // answers release=<year> of another release of the site from that release's files
 
 export interface Expect {
   status?: number;
@@ -98,7 +99,17 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' } },
     { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' } },
     { id: 'unsupported-filters', what: 'tax_id with collection: 501', path: `${LIST}/?tax_id=9606&collection=CORE`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this combination of filters' } },
-    { id: 'unsupported-release', what: 'another release: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR release' } },
+    { id: 'unsupported-release', what: 'a release the site does not hold: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR release=2024 and release=2026 only' } },
+
+    // The site's other release (JASPAR 2026, under /releases/2026/): release=2026 answers from its files.
+    { id: 'release-path-file', what: 'a 2026 list page by its path URL', path: `/releases/2026${page(2)}`, needs: [], expect: { status: 200, file: `/releases/2026${page(2)}`, type: 'application/json' } },
+    { id: 'release-list', what: 'release=2026, page 2', path: `${LIST}/?release=2026&page=2`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(2)}` } },
+    { id: 'release-filters', what: 'release=2026 with collection=CORE and version=latest', path: `${LIST}/?version=latest&release=2026&collection=CORE&format=yaml`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(1, 'index.yaml', 'collection/CORE/version/latest/')}` } },
+    { id: 'release-detail', what: 'a matrix of release=2026 (its 2026 annotations)', path: `${LIST}/MA0139.1/?format=json&release=2026`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${LIST}/MA0139.1/index.json` } },
+    { id: 'release-by-path', what: 'the 2026 list\'s query URL under its path (as its bodies link it)', path: `/releases/2026${LIST}?format=json&page=3`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(3)}` } },
+    { id: 'release-unmirrored', what: 'release=2026 with collection=UNVALIDATED: 404 saying why', path: `${LIST}/?release=2026&collection=UNVALIDATED`, needs: ['query', 'releases', 'missing-404'], expect: { status: 404, detail: 'JASPAR 2026\'s UNVALIDATED collection is not mirrored' } },
+    { id: 'release-unmirrored-id', what: 'an UNVALIDATED matrix with release=2026: 404 saying why', path: `${LIST}/UN0001.1/?release=2026`, needs: ['query', 'releases', 'missing-404'], expect: { status: 404, detail: 'JASPAR 2026\'s UNVALIDATED collection is not mirrored' } },
+    { id: 'release-new-matrix', what: 'a matrix new in 2026 without release=', path: `${LIST}/MA2593.1/?format=jaspar`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA2593.1/index.jaspar.txt` } },
 
     // Other list endpoints.
     { id: 'collection-page', what: '/api/v1/collections/CORE/ page 2', path: '/api/v1/collections/CORE/?page=2', needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'collection/CORE/') } },
@@ -211,6 +222,7 @@ export const LACKS: Record<HostName, Partial<Record<Ability, string>>> = {
     'invalid-page': 'pages are a placeholder in the rules (page=:page → …/page/:page/…): a page with no file answers the site\'s /404.html, "Not found."; "Invalid page." needs a literal rule per page and format (5,300 for JASPAR 2024, 52,000 for a release ten times larger; Netlify advises under 1,000). The edge function answers it',
     'unrendered-501': 'page sizes and the text formats are placeholders in the rules (page_size=:size, format=:format → index.:format.txt), so a page size or a format at a page size with no file answers "Not found."; a 501 saying why needs a rule per page size and format (thousands of rules). The edge function answers it',
     'double-slash-list': 'netlify dev matches a double slash only by placeholder rules; the unfiltered list\'s rules are literal',
+    releases: 'one rule answers a request (no chaining): release=2026 would need every rule again under /releases/2026/ (twice the 1,000 Netlify advises); it answers 501 naming the 2026 path URLs. The edge function answers it',
   },
   'http-server': {
     query: 'ignores query strings: answers the folder\'s index.html (whose script moves a browser to the file)',

@@ -10,6 +10,12 @@ export const JASPAR_2018 = path.join(GOLDEN_ROOT, 'jaspar-2018');
 /** The base URL the test site is built with; servers under test map it to their own origin. */
 export const SITE_BASE_URL = 'http://jaspar.test';
 
+/** The releases the full site is built from: the shipped ones (JASPAR 2024, the default, and 2026 under /releases/2026/), or JASPAR_DATA's. */
+export function siteDataDirs(): string[] {
+  const named = process.env.JASPAR_DATA?.split(path.delimiter).filter((d) => d !== '');
+  return (named ?? ['data/jaspar-2024', 'data/jaspar-2026'].map((d) => path.join(PROJECT_ROOT, d))).map((d) => path.resolve(d));
+}
+
 export function dataDir(): string {
   return path.resolve(process.env.JASPAR_DATA ?? path.join(PROJECT_ROOT, 'data/jaspar-2024'));
 }
