@@ -363,7 +363,7 @@ describe('readRelease reports every problem of the files, as file:line with a fi
     expect(release.matrices[2].pfm.A[0]).toBe(137.739);
     const shown = path.relative(process.cwd(), dir2024);
     expect(notes.slice(0, 2)).toEqual([
-      `${shown}: counts of 1 older versions the 2026 table lists and no 2026 bundle holds; 2 versions both hold checked; 0 of its matrices are not in the 2026 table and are left out`,
+      `${shown}: counts of 1 older versions the 2026 table lists and no 2026 bundle holds; 2 versions both hold checked (the same counts); 0 of its matrices are not in the 2026 table and are left out`,
       `counts: 2 from the 2026 bundles (1 of them with ${shown}'s full-precision counts, which round to the bundles' whole numbers), 1 from ${shown}`,
     ]);
 
