@@ -161,7 +161,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, dataHash(options.dataDir), readReleaseText(releaseFile), base, options.profile ?? 'full');
+  const releaseText = readReleaseText(releaseFile);
+  // The release folder older versions take their counts from (older_versions) is an input too.
+  const { olderVersions } = readReleaseInfo(releaseText, (t) => yaml.load(t), releaseFile);
+  const fingerprint = hashOf(sources, dataHash(options.dataDir), olderVersions === null ? '' : dataHash(olderVersions), releaseText, base, options.profile ?? 'full');
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 
