@@ -154,16 +154,16 @@ function usedBy(matrices: Matrix[], value: string): string | null {
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
-  // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
-  guardOutDir(options.outDir, { dataDir: options.dataDir, projectRoot: PROJECT_ROOT });
-  const base = normaliseBaseUrl(options.baseUrl);
   const releaseFile = releaseFileFor(options.dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+  const releaseText = readReleaseText(releaseFile);
+  // The release folder older versions take their counts from (older_versions) is read too.
+  const { olderVersions } = readReleaseInfo(releaseText, (t) => yaml.load(t), releaseFile);
+  // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
+  guardOutDir(options.outDir, { dataDir: options.dataDir, projectRoot: PROJECT_ROOT, otherData: olderVersions === null ? [] : [olderVersions] });
+  const base = normaliseBaseUrl(options.baseUrl);
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const releaseText = readReleaseText(releaseFile);
-  // The release folder older versions take their counts from (older_versions) is an input too.
-  const { olderVersions } = readReleaseInfo(releaseText, (t) => yaml.load(t), releaseFile);
   const fingerprint = hashOf(sources, dataHash(options.dataDir), olderVersions === null ? '' : dataHash(olderVersions), releaseText, base, options.profile ?? 'full');
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };

@@ -89,6 +89,14 @@ describe('a build from JASPAR 2026 download files', () => {
       .toBe(readFileSync(path.join(DATA_2026, 'JASPAR2026_CORE_diatoms_records_extract.txt'), 'utf8'));
   });
 
+  it('refuses to write the site inside the release folder the older versions come from', async () => {
+    const inside = path.join(PROJECT_ROOT, 'data/jaspar-2024/site');
+    const r = await cli(['--data', DATA_2026, '--out', inside, '--base-url', BASE]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/--out .*data\/jaspar-2024\/site: is inside the release folder the older versions come from \(.*data\/jaspar-2024\) \(fix: /);
+    expect(existsSync(inside)).toBe(false);
+  });
+
   it('a conflict between two files stops the build with file:line, and nothing is written', async () => {
     const bad = path.join(root, 'bad');
     const bundle = readFileSync(path.join(DATA_2026, BUNDLE), 'utf8');
