@@ -19,7 +19,7 @@ import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
-import { planEndpoints } from './plan/endpoints.ts';
+import { heldRelease, planEndpoints, type HeldRelease } from './plan/endpoints.ts';
 import { defaultPageCount, planBaseId, planResources, withFormat } from './plan/resources.ts';
 import {
   HOME, LIST, NOT_FOUND_PAGE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
@@ -161,15 +161,17 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const plan = new OutputPlan(main.release.info, layout);
   const others = inputs.filter((r) => r !== main);
   const held = inputs.map((r) => ({ info: r.release.info, prefix: r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}` }));
+  // /api/v1/releases/ links each release the site holds to its matrix list (another release's by its path: every host answers it).
+  const heldReleases = inputs.map((r) => ({ ...heldRelease(r.release), matrixUrl: `${base}${r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}`}${LIST}/` }));
   const unmirrored = (r: ReleaseInput) => unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })));
-  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, main: true });
+  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true });
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
   // release=<year> there (hosting/, edge/handler.ts).
   for (const other of others) {
     const otherLayout = layoutOf(other.release);
     planRelease(plan.part(releasePrefix(other.release.info.year), other.release.info, otherLayout), other.release, {
-      ...options, base: `${base}/${releasePrefix(other.release.info.year).slice(0, -1)}`, layout: otherLayout, held, main: false, unmirrored: unmirrored(other),
+      ...options, base: `${base}/${releasePrefix(other.release.info.year).slice(0, -1)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other),
     });
   }
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
@@ -209,6 +211,8 @@ interface ReleasePlanOptions extends BuildOptions {
   held: { info: ReleaseInfo; prefix: string }[];
   /** The default release (at the root of the site), or another (under /releases/<year>/). */
   main: boolean;
+  /** Every release of the site with the URL of its matrix list, for /api/v1/releases/. */
+  heldReleases: HeldRelease[];
   /** Another release's collections the mirror does not hold (edge/build-indexes.ts unmirroredCollections). */
   unmirrored?: Unmirrored[];
 }
@@ -216,7 +220,7 @@ interface ReleasePlanOptions extends BuildOptions {
 /** One release's files, at the target's folder: every resource in its formats, logos, sites, pages, downloads, error bodies. */
 function planRelease(target: PlanTarget, release: Release, options: ReleasePlanOptions): Pick<PlanReport, 'listPages'> {
   const { base, layout } = options;
-  const planned = [...planResources(release, base, layout), ...planEndpoints(release, base, layout)];
+  const planned = [...planResources(release, base, layout), ...planEndpoints(release, base, layout, options.heldReleases)];
   const context = formatContext(release.info, layout);
   // A compact build leaves out every resource, the first-page copies and the
   // logos: the edge handler renders them from its indexes (edge/render-missing.ts).
@@ -311,14 +315,19 @@ function usedBy(matrices: Matrix[], value: string): string | null {
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
+  // Each release's folder, its description, and the release folder its older versions take their counts from (older_versions).
+  const inputs = dataDirsOf(options).map((dataDir) => {
+    const releaseFile = releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+    const text = readReleaseText(releaseFile);
+    return { dataDir, text, olderVersions: readReleaseInfo(text, (t) => yaml.load(t), releaseFile).olderVersions };
+  });
   // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
-  for (const dataDir of dataDirsOf(options)) guardOutDir(options.outDir, { dataDir, projectRoot: PROJECT_ROOT });
+  for (const { dataDir, olderVersions } of inputs) guardOutDir(options.outDir, { dataDir, projectRoot: PROJECT_ROOT, otherData: olderVersions === null ? [] : [olderVersions] });
   const base = normaliseBaseUrl(options.baseUrl);
-  const inputs = dataDirsOf(options).map((dataDir) => [dataDir, readReleaseText(releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE))]);
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, ...inputs.flatMap(([dataDir, text]) => [dataHash(dataDir), text]), base, options.profile ?? 'full');
+  const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full');
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 

@@ -171,7 +171,15 @@ export function openApi(release: Release, base: string): OpenApi {
         NamedList: page_('Named'),
         Species: { type: 'object', properties: { tax_id: { type: 'integer' }, species: str, url, matrix_url: url } },
         SpeciesList: page_('Species'),
-        Release: { type: 'object', properties: { release_number: { type: ['integer', 'null'] }, year: { type: 'integer' }, name: str, matrices: { type: 'integer' }, url, matrix_url: url } },
+        Release: {
+          type: 'object',
+          properties: {
+            release_number: { type: ['integer', 'null'] }, year: { type: 'integer' }, name: str, citation: str, doi: { type: ['string', 'null'] }, pubmed_id: { type: ['string', 'null'] },
+            mirrored: { type: 'boolean' }, matrices: { type: ['integer', 'null'] },
+            collections: { type: ['object', 'null'], additionalProperties: { type: 'string', enum: ['mirrored', 'not published'] } },
+            url, matrix_url: { ...url, type: ['string', 'null'] },
+          },
+        },
         ReleaseList: page_('Release'),
         Sites: { type: 'object', properties: { matrix_id: str, name: str, sites_url: url, count: { type: 'integer' }, results: { type: 'array', items: { type: 'object', properties: { chrom: str, start: { type: 'integer' }, end: { type: 'integer' }, name: { type: ['string', 'null'] }, score: { type: ['number', 'string', 'null'] }, strand: { type: ['string', 'null'] } } } } } },
       },

@@ -2,7 +2,8 @@
 // collections, taxonomic groups, species and releases (each a paginated
 // {count,next,previous,results} list, with the matrices of one of them
 // answered by the filtered matrix lists) and the binding sites of a matrix.
-import type { Matrix, Release } from '../dataset/types.ts';
+import type { Matrix, Release, ReleaseInfo } from '../dataset/types.ts';
+import { JASPAR_RELEASES, type JasparRelease } from '../dataset/releases.ts';
 import type { FormatId } from '../formats/registry.ts';
 import { PyFloat, type Json, type Link, type Resource } from '../formats/types.ts';
 import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
@@ -17,8 +18,24 @@ import { filterValues } from './views.ts';
 export { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
 import { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
 
-/** JASPAR's release numbers (rbioapi's rba_jaspar_releases counts them from 1). */
-const RELEASE_NUMBERS: Record<number, number> = { 2004: 1, 2006: 2, 2008: 3, 2010: 4, 2014: 5, 2016: 6, 2018: 7, 2020: 8, 2022: 9, 2024: 10 };
+/** A release the site holds: its description, how many matrices it mirrors and where they are listed. */
+export interface HeldRelease {
+  info: ReleaseInfo;
+  matrices: number;
+  /** The matrix list of this release; default: the site's list (a site of one release). */
+  matrixUrl?: string;
+}
+
+/** The one release a site built from `release` holds. */
+export const heldRelease = (release: Release): HeldRelease => ({ info: release.info, matrices: release.matrices.length });
+
+/** Every JASPAR release (dataset/releases.ts), and a release the site holds that JASPAR has not published (a year of its own) after them. */
+function allReleases(held: HeldRelease[]): JasparRelease[] {
+  const own = held.filter((h) => !JASPAR_RELEASES.some((r) => r.year === h.info.year)).map((h): JasparRelease => ({
+    number: h.info.number ?? 0, year: h.info.year, name: h.info.name, citation: h.info.citation, doi: null, pubmedId: null,
+  }));
+  return [...JASPAR_RELEASES, ...own];
+}
 
 /** An index list: its endpoint name, its items and, where an item has matrices, the filter they answer to. */
 export interface IndexList {
@@ -32,7 +49,8 @@ export interface IndexList {
 /** The index lists' titles (pages for people; the edge handler's pages at other page sizes). */
 export const INDEX_TITLES: Record<IndexList['endpoint'], string> = { collections: 'Collections', taxon: 'Taxonomic groups', species: 'Species', releases: 'Releases' };
 
-export function indexLists(release: Release, base: string): IndexList[] {
+/** held: the releases the site holds (default: the one built from `release`); /api/v1/releases/ lists every JASPAR release, and those held link to their matrices. */
+export function indexLists(release: Release, base: string, held: HeldRelease[] = [heldRelease(release)]): IndexList[] {
   const values = filterValues(release);
   const speciesNames = new Map<string, string>();
   for (const m of release.matrices) for (const s of m.species) if (s.taxId !== null && !speciesNames.has(String(s.taxId))) speciesNames.set(String(s.taxId), s.name);
@@ -64,20 +82,34 @@ export function indexLists(release: Release, base: string): IndexList[] {
     {
       endpoint: 'releases',
       title: INDEX_TITLES.releases,
-      items: [releaseBody(release, base)],
+      items: allReleases(held).map((r) => releaseBody(r, held.find((h) => h.info.year === r.year) ?? null, base)),
     },
   ];
 }
 
-export function releaseBody(release: Release, base: string): { [key: string]: Json } {
-  const year = release.info.year;
+/**
+ * One JASPAR release as /api/v1/releases/ lists it: number, year, name and
+ * the paper (citation, DOI, PubMed id), as the service lists its releases.
+ * held: the site's copy of it, or null. A release the site holds says how
+ * many matrices it mirrors, which of JASPAR's collections it mirrors
+ * ("mirrored") and which it does not, with the reason ("not published"),
+ * and links its matrices; any other has matrices, collections and
+ * matrix_url null.
+ */
+export function releaseBody(entry: JasparRelease, held: HeldRelease | null, base: string): { [key: string]: Json } {
+  const info = held?.info;
   return {
-    release_number: RELEASE_NUMBERS[year] ?? null,
-    year,
-    name: release.info.name,
-    matrices: release.matrices.length,
-    url: `${base}${releaseDir(year)}`,
-    matrix_url: `${base}${LIST}/`,
+    release_number: info?.number ?? (entry.number === 0 ? null : entry.number),
+    year: entry.year,
+    name: info?.name ?? entry.name,
+    citation: info?.citation || entry.citation,
+    doi: entry.doi,
+    pubmed_id: entry.pubmedId,
+    mirrored: held !== null,
+    matrices: held?.matrices ?? null,
+    collections: info && info.collections.length > 0 ? Object.fromEntries(info.collections.map((c) => [c.name, c.status])) : null,
+    url: `${base}${releaseDir(entry.year)}`,
+    matrix_url: held ? (held.matrixUrl ?? `${base}${LIST}/`) : null,
   };
 }
 
@@ -138,22 +170,24 @@ export function planRoot(release: Release, base: string): PlannedResource {
   };
 }
 
-/** /api/v1/releases/<year>/ and /api/v1/releases/<number>/: the mirrored release. */
-export function planReleases(release: Release, base: string): PlannedResource[] {
-  const body = releaseBody(release, base);
-  const keys = [String(release.info.year), ...(body.release_number === null ? [] : [String(body.release_number)])];
-  return keys.map((key) => {
-    const dir = releaseDir(key);
-    return {
-      dir,
-      resource: {
-        kind: 'index',
-        body,
-        matrices: [],
-        nav: { title: release.info.name, dir, request: apiPageUrl(dir), formats: formatLinks(dir, INDEX_FORMATS), breadcrumbs: [API_CRUMB, { label: 'Releases', href: indexDir('releases') }], ...navRoot(base) },
-      },
-      formats: INDEX_FORMATS,
-    };
+/** /api/v1/releases/<year>/ and /api/v1/releases/<number>/ of every JASPAR release (1 to 11), as the list describes them; held as for indexLists. */
+export function planReleases(release: Release, base: string, held: HeldRelease[] = [heldRelease(release)]): PlannedResource[] {
+  return allReleases(held).flatMap((entry) => {
+    const body = releaseBody(entry, held.find((h) => h.info.year === entry.year) ?? null, base);
+    const keys = [String(entry.year), ...(body.release_number === null ? [] : [String(body.release_number)])];
+    return keys.map((key) => {
+      const dir = releaseDir(key);
+      return {
+        dir,
+        resource: {
+          kind: 'index',
+          body,
+          matrices: [],
+          nav: { title: String(body.name), dir, request: apiPageUrl(dir), formats: formatLinks(dir, INDEX_FORMATS), breadcrumbs: [API_CRUMB, { label: 'Releases', href: indexDir('releases') }], ...navRoot(base) },
+        },
+        formats: INDEX_FORMATS,
+      } satisfies PlannedResource;
+    });
   });
 }
 
@@ -224,7 +258,7 @@ export function firstPageCopies(values: Record<FilterKey, string[]>): [into: str
   return copies;
 }
 
-/** Everything beyond /api/v1/matrix. */
-export function planEndpoints(release: Release, base: string, layout: Layout): PlannedResource[] {
-  return [planRoot(release, base), ...indexLists(release, base).flatMap((l) => planIndexList(l, base)), ...planReleases(release, base), ...planSites(release, base, layout)];
+/** Everything beyond /api/v1/matrix; held: the releases the site holds (default: this one alone). */
+export function planEndpoints(release: Release, base: string, layout: Layout, held: HeldRelease[] = [heldRelease(release)]): PlannedResource[] {
+  return [planRoot(release, base), ...indexLists(release, base, held).flatMap((l) => planIndexList(l, base)), ...planReleases(release, base, held), ...planSites(release, base, layout)];
 }

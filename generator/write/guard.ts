@@ -28,6 +28,8 @@ export class OutFolderError extends Error {
 export interface GuardContext {
   /** The release folder (--data). */
   dataDir: string;
+  /** Other release folders the build reads (older_versions), kept as safe as --data. */
+  otherData?: string[];
   /** The generator's project root. */
   projectRoot: string;
   cwd?: string;
@@ -87,6 +89,9 @@ export function guardOutDir(outDir: string, context: GuardContext): void {
   if (within(project, real)) throw new OutFolderError(abs, real === project ? 'is the project folder' : 'holds the project folder', fix);
   if (within(data, real)) throw new OutFolderError(abs, real === data ? 'is the release folder (--data)' : 'holds the release folder (--data)', fix);
   if (within(real, data)) throw new OutFolderError(abs, 'is inside the release folder (--data)', 'write the site outside the release, e.g. --out public');
+  for (const other of (context.otherData ?? []).map(realPathOf)) {
+    if (within(other, real) || within(real, other)) throw new OutFolderError(abs, `${within(real, other) ? 'is inside' : 'holds'} the release folder the older versions come from (${shown(other)})`, 'write the site outside the releases, e.g. --out public');
+  }
 
   // The state lives beside the folder; it must be a plain folder too.
   const state = lstatOf(stateDir(abs));

@@ -5,6 +5,7 @@
 // rbioapi returned (digest_* there): the same fields, the same md5 inputs.
 import { createHash } from 'node:crypto';
 import type { Matrix, Release } from '../../generator/dataset/types.ts';
+import { JASPAR_RELEASES } from '../../generator/dataset/releases.ts';
 
 export type Digest = Record<string, unknown>;
 export type Args = Record<string, unknown>;
@@ -61,8 +62,8 @@ export function expectedDigest(release: Release, fn: string, args: Args): Digest
     case 'rba_jaspar_species':
       return indexDigest('tax_id', release.matrices.flatMap((m) => m.species.flatMap((s) => (s.taxId === null ? [] : [String(s.taxId)]))));
     case 'rba_jaspar_releases':
-      // A mirror serves one release: the list holds it, and release number 10 is JASPAR 2024.
-      return args.release_number === undefined ? indexDigest('year', [String(release.info.year)]) : { year: release.info.year, matrices: release.matrices.length };
+      // The list holds every JASPAR release (generator/dataset/releases.ts); release number 10 is JASPAR 2024, the one the mirror holds.
+      return args.release_number === undefined ? indexDigest('year', JASPAR_RELEASES.map((r) => String(r.year))) : { year: release.info.year, matrices: release.matrices.length };
     case 'rba_jaspar_collections_matrices':
     case 'rba_jaspar_taxons_matrices':
     case 'rba_jaspar_species_matrices':

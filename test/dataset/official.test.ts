@@ -9,11 +9,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DatasetError, type Problem } from '../../generator/dataset/diagnostics.ts';
 import { detect } from '../../generator/dataset/official/detect.ts';
 import { readRelease, releaseFileFor } from '../../generator/dataset/read.ts';
-import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
+import { loadRelease } from '../../generator/dataset/load.ts';
+import { BASES, type Release, type ReleaseInfo } from '../../generator/dataset/types.ts';
+import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
+import { renderDetail } from '../support/release.ts';
+import { turn } from '../support/run.ts';
 
 const SOURCES_2024 = path.join(PROJECT_ROOT, 'data/jaspar-2024/sources');
-const PARTIAL_2026 = path.join(PROJECT_ROOT, 'data/jaspar-2026-partial');
+const DATA_2026 = path.join(PROJECT_ROOT, 'data/jaspar-2026');
+const DATA_2024 = path.join(PROJECT_ROOT, 'data/jaspar-2024');
 const INFO_2024: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
 const INFO_2026: ReleaseInfo = { name: 'JASPAR 2026', year: 2026, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.elixir.no/matrix/{matrix_id}', number: 11, citation: '', license: '', collections: [], olderVersions: null };
 
@@ -23,6 +28,8 @@ const VERTEBRATES = 'JASPAR2024_CORE_vertebrates_non-redundant_pfms_transfac.txt
 const PLANTS_JASPAR = 'JASPAR2026_CORE_plants_non-redundant_pfms_jaspar.txt';
 const PLANTS_MEME = 'JASPAR2026_CORE_plants_non-redundant_pfms_meme.txt';
 const TABLE = 'ultimate_metadata_table_CORE.tsv';
+const VERTEBRATES_2026 = 'JASPAR2026_CORE_vertebrates_non-redundant_pfms_jaspar.txt';
+const DIATOMS = 'JASPAR2026_CORE_diatoms_records_extract.txt';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -111,9 +118,9 @@ function small2024(extra: Record<string, string> = {}): string {
 // printed from full-precision counts that the jaspar bundle rounds).
 function small2026(extra: Record<string, string> = {}): string {
   return folder({
-    [PLANTS_JASPAR]: cutJaspar(path.join(PARTIAL_2026, PLANTS_JASPAR), ['MA0021.1', 'MA1732.1']),
-    [PLANTS_MEME]: cutMeme(path.join(PARTIAL_2026, PLANTS_MEME), ['MA0021.1', 'MA1732.1']),
-    [TABLE]: cutTable(path.join(PARTIAL_2026, TABLE), ['MA0021.1', 'MA1732.1', 'MA0001.1']),
+    [PLANTS_JASPAR]: cutJaspar(path.join(DATA_2026, PLANTS_JASPAR), ['MA0021.1', 'MA1732.1']),
+    [PLANTS_MEME]: cutMeme(path.join(DATA_2026, PLANTS_MEME), ['MA0021.1', 'MA1732.1']),
+    [TABLE]: cutTable(path.join(DATA_2026, TABLE), ['MA0021.1', 'MA1732.1', 'MA0001.1']),
     ...extra,
   });
 }
@@ -139,13 +146,18 @@ describe('detect: JASPAR download files by name and content', () => {
     expect(found.refused).toEqual([]);
   });
 
-  it('knows the metadata table by its header and the 2026 bundles by name', () => {
-    const found = detect(PARTIAL_2026);
-    expect(found.bundles.map((b) => [b.kind, b.year, b.collection, b.taxGroup])).toEqual([['jaspar', 2026, 'CORE', 'plants'], ['meme', 2026, 'CORE', 'plants']]);
+  it('knows the metadata table by its header, the 2026 bundles by name, and the diatoms records extract by its name', () => {
+    const found = detect(DATA_2026);
+    expect(found.bundles.map((b) => [b.kind, b.year, b.collection, b.taxGroup, b.extract])).toEqual([
+      ['jaspar', 2026, 'CORE', 'diatoms', true],
+      ...['fungi', 'insects', 'nematodes'].map((t) => ['jaspar', 2026, 'CORE', t, false]),
+      ['jaspar', 2026, 'CORE', 'plants', false], ['meme', 2026, 'CORE', 'plants', false],
+      ...['urochordates', 'vertebrates'].map((t) => ['jaspar', 2026, 'CORE', t, false]),
+    ]);
     expect(found.metadata.map((m) => m.name)).toEqual([TABLE]);
     expect(found.ignored).toEqual(['README.md']);
     // JASPAR also publishes the table as JASPAR2026_CORE_metadata.tsv.
-    const dir = small2026({ 'JASPAR2026_CORE_metadata.tsv': read(path.join(PARTIAL_2026, TABLE)).split('\n').slice(0, 3).join('\n') });
+    const dir = small2026({ 'JASPAR2026_CORE_metadata.tsv': read(path.join(DATA_2026, TABLE)).split('\n').slice(0, 3).join('\n') });
     expect(detect(dir).metadata.map((m) => m.name)).toEqual(['JASPAR2026_CORE_metadata.tsv', TABLE]);
   });
 
@@ -153,8 +165,8 @@ describe('detect: JASPAR download files by name and content', () => {
     const fallback = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
     expect(releaseFileFor(path.join(PROJECT_ROOT, 'data/jaspar-2024'), undefined, fallback)).toBe(fallback);
     expect(releaseFileFor(SOURCES_2024, undefined, fallback)).toBe(fallback);
-    expect(releaseFileFor(PARTIAL_2026, undefined, fallback)).toBe(path.join(PROJECT_ROOT, 'data/release-2026.yaml'));
-    expect(releaseFileFor(PARTIAL_2026, '/x/given.yaml', fallback)).toBe('/x/given.yaml');
+    expect(releaseFileFor(DATA_2026, undefined, fallback)).toBe(path.join(PROJECT_ROOT, 'data/release-2026.yaml'));
+    expect(releaseFileFor(DATA_2026, '/x/given.yaml', fallback)).toBe('/x/given.yaml');
     const dir = folder({ 'JASPAR2030_CORE_redundant_pfms_jaspar.txt': cutJaspar(path.join(SOURCES_2024, REDUNDANT), ['MA0004.1']) });
     expect(() => releaseFileFor(dir, undefined, fallback)).toThrow(/JASPAR 2030, and .*release-2030\.yaml does not exist/);
   });
@@ -208,18 +220,50 @@ describe('readRelease merges JASPAR\'s files into one release', () => {
     expect(release.matrices.every((m) => m.collection === 'CORE' && m.taxGroup === '')).toBe(true);
   });
 
-  it('reads every JASPAR 2026 plant matrix with its metadata', () => {
-    const { release } = readRelease(PARTIAL_2026, INFO_2026);
-    expect(release.matrices).toHaveLength(927);
-    expect(new Set(release.matrices.map((m) => `${m.collection}/${m.taxGroup}`))).toEqual(new Set(['CORE/plants']));
-    // Every matrix has its row in the table; these are its filled cells.
-    const table = new Map(read(path.join(PARTIAL_2026, TABLE)).split('\n').slice(1).filter(Boolean).map((l) => [l.split('\t')[2], l.split('\t')]));
+  it('reads the whole JASPAR 2026 CORE collection: latest versions from the 2026 bundles, older ones from JASPAR 2024, every annotation from the 2026 table', async () => {
+    // The event loop turns between the long parts (README, "Tests").
+    const { release, notes } = readRelease(DATA_2026, { ...INFO_2026, olderVersions: DATA_2024 });
+    await turn();
+    expect(release.matrices).toHaveLength(4572);
+    expect(new Set(release.matrices.map((m) => m.baseId)).size).toBe(2633);
+    expect(notes).toContain("counts: 2,633 from the 2026 bundles (93 of them with data/jaspar-2024's full-precision counts, which round to the bundles' whole numbers), 1,939 from data/jaspar-2024");
+    // Every record of every 2026 bundle (the diatoms extract included), rendered in the jaspar format, is the record byte for byte.
+    const byId = new Map(release.matrices.map((m) => [m.matrixId, m]));
+    const records = detect(DATA_2026).bundles.filter((b) => b.kind === 'jaspar').flatMap((b) => read(b.path).split(/(?=^>)/m));
+    expect(records).toHaveLength(2633);
+    for (const [i, record] of records.entries()) {
+      const id = /^>(\S+)\t/.exec(record)![1];
+      expect(renderDetail(byId.get(id)!, 'jaspar', INFO_2026), id).toBe(record);
+      if (i % 500 === 0) await turn();
+    }
+    // Every other version has JASPAR 2024's counts, full precision included.
+    const latest = new Set(records.map((r) => /^>(\S+)\t/.exec(r)![1]));
+    const curated = new Map(loadRelease(DATA_2024, INFO_2024).matrices.map((m) => [m.matrixId, m]));
+    await turn();
+    const older = release.matrices.filter((m) => !latest.has(m.matrixId));
+    expect(older).toHaveLength(1939);
+    for (const m of older) expect(m.pfm, m.matrixId).toEqual(curated.get(m.matrixId)!.pfm);
+    // Where both hold a version with decimals, 2024's full precision is kept (MA1972.1: 2024 pfm_noninteger.json).
+    expect(byId.get('MA1972.1')!.pfm).toEqual(curated.get('MA1972.1')!.pfm);
+    expect(BASES.some((b) => byId.get('MA1972.1')!.pfm[b].some((v) => !Number.isInteger(v)))).toBe(true);
+    // Every annotation is the table's: names, class, family, UniProt, PubMed, comment, source, data type, species, tax ids, tax group.
+    const table = new Map(read(path.join(DATA_2026, TABLE)).split('\n').slice(1).filter(Boolean).map((l) => [l.split('\t')[2], l.split('\t')]));
+    const none = (v: string) => (v === '-' ? '' : v);
     for (const m of release.matrices) {
       const row = table.get(m.matrixId)!;
       expect(row, m.matrixId).toBeDefined();
-      expect([m.name, m.tfClass.join('::'), m.tfFamily.join('::'), m.uniprotIds.join('::'), m.comment, m.source, m.dataType]).toEqual([row[5], row[6], row[7], row[8], row[10], row[11], row[12]]);
-      expect(m.species.map((s) => s.name).join('::')).toBe(row[14]);
+      expect([m.collection, m.taxGroup, m.name, m.tfClass.join('::'), m.tfFamily.join('::'), m.uniprotIds.join('::'), m.pubmedIds.join('::'), m.comment, m.source, m.dataType], m.matrixId)
+        .toEqual([row[0], row[1], row[5], row[6], row[7], row[8], none(row[9]), row[10], row[11], row[12]]);
+      expect(m.species.map((s) => s.name).join('::'), m.matrixId).toBe(row[14]);
+      expect(m.species.map((s) => s.taxId ?? '').join('::'), m.matrixId).toBe(row[13]);
     }
+    // New in 2026, and the new tax group (2024 leaves MA1407.2's empty and calls MA1407.1 plants).
+    expect(byId.get('MA2593.1')).toMatchObject({ name: 'ZNF362', taxGroup: 'vertebrates' });
+    expect(curated.has('MA2593.1')).toBe(false);
+    expect([byId.get('MA1407.1')!.taxGroup, byId.get('MA1407.2')!.taxGroup]).toEqual(['diatoms', 'diatoms']);
+    expect(curated.get('MA1407.1')!.taxGroup).toBe('plants');
+    // Annotations may change between releases: MA0089.1 is MAFG::NFE2L1 in 2024 and MAFG::NRF1 in 2026.
+    expect([curated.get('MA0089.1')!.name, byId.get('MA0089.1')!.name]).toEqual(['MAFG::NFE2L1', 'MAFG::NRF1']);
   });
 });
 
@@ -244,8 +288,8 @@ describe('readRelease reports every problem of the files, as file:line with a fi
   });
 
   it('a metadata table that disagrees with the files is a conflict; so is a MEME record of other counts', () => {
-    const table = cutTable(path.join(PARTIAL_2026, TABLE), ['MA0021.1', 'MA1732.1']).replace('CORE\tplants\tMA0021.1', 'CORE\tfungi\tMA0021.1');
-    const meme = cutMeme(path.join(PARTIAL_2026, PLANTS_MEME), ['MA0021.1', 'MA1732.1']);
+    const table = cutTable(path.join(DATA_2026, TABLE), ['MA0021.1', 'MA1732.1']).replace('CORE\tplants\tMA0021.1', 'CORE\tfungi\tMA0021.1');
+    const meme = cutMeme(path.join(DATA_2026, PLANTS_MEME), ['MA0021.1', 'MA1732.1']);
     const changed = meme.replace(' 0.207650  0.009107  0.245902  0.537341', ' 0.217650  0.009107  0.235902  0.537341');
     expect(changed).not.toBe(meme);
     expect(problemsOf(small2026({ [TABLE]: table, [PLANTS_MEME]: changed }), INFO_2026)).toEqual([
@@ -257,7 +301,7 @@ describe('readRelease reports every problem of the files, as file:line with a fi
   it('malformed records in each format are reported on their line, all at once', () => {
     const jaspar = cutJaspar(path.join(SOURCES_2024, REDUNDANT), ['MA0004.1', 'MA2188.1']).replace('A  [     4', 'A  [     4x');
     const transfac = cutTransfac(path.join(SOURCES_2024, INSECTS), ['MA2188.1']).replace(/\/\/\n$/, '');
-    const table = `${cutTable(path.join(PARTIAL_2026, TABLE), ['MA0021.1'])}CORE\tplants\tMA0053.1\n`;
+    const table = `${cutTable(path.join(DATA_2026, TABLE), ['MA0021.1'])}CORE\tplants\tMA0053.1\n`;
     const dir = small2024({ [REDUNDANT]: jaspar, [INSECTS]: transfac });
     expect(problemsOf(dir)).toEqual([
       problem(INSECTS, transfac.split('\n').length - 1, /the last record MA2188\.1 is not ended by "\/\/"/),
@@ -268,10 +312,10 @@ describe('readRelease reports every problem of the files, as file:line with a fi
   });
 
   it('the curated loader\'s rules hold: ids, control characters, identifiers', () => {
-    const jaspar = cutJaspar(path.join(PARTIAL_2026, PLANTS_JASPAR), ['MA0021.1', 'MA1732.1']);
-    const table = cutTable(path.join(PARTIAL_2026, TABLE), ['MA0021.1', 'MA1732.1']).replace('SELEX\t4577', 'SEL\u202eEX\t4577');
+    const jaspar = cutJaspar(path.join(DATA_2026, PLANTS_JASPAR), ['MA0021.1', 'MA1732.1']);
+    const table = cutTable(path.join(DATA_2026, TABLE), ['MA0021.1', 'MA1732.1']).replace('SELEX\t4577', 'SEL\u202eEX\t4577');
     const bad = jaspar.replace('>MA1732.1\t', '>ma1732.1\t');
-    const dir = small2026({ [PLANTS_JASPAR]: bad, [PLANTS_MEME]: cutMeme(path.join(PARTIAL_2026, PLANTS_MEME), ['MA0021.1']), [TABLE]: table });
+    const dir = small2026({ [PLANTS_JASPAR]: bad, [PLANTS_MEME]: cutMeme(path.join(DATA_2026, PLANTS_MEME), ['MA0021.1']), [TABLE]: table });
     expect(problemsOf(dir, INFO_2026)).toEqual([
       problem(TABLE, 2, /data_type of MA0021\.1 contains a control character, U\+202E/),
       problem(PLANTS_JASPAR, 6, /matrix_id "ma1732\.1" is not <base_id>\.<version>/),
@@ -283,7 +327,7 @@ describe('readRelease reports every problem of the files, as file:line with a fi
     const dir = small2024({
       'JASPAR2024_CORE_fungi_non-redundant_pfms_transfac.txt': record,
       'my_matrices.txt': record,
-      'JASPAR2024_CORE_vertebrates_non-redundant_pfms_meme.txt': cutMeme(path.join(PARTIAL_2026, PLANTS_MEME), ['MA0021.1']),
+      'JASPAR2024_CORE_vertebrates_non-redundant_pfms_meme.txt': cutMeme(path.join(DATA_2026, PLANTS_MEME), ['MA0021.1']),
       'notes.md': 'not a JASPAR file\n',
       'sites/MA0005.1.bed': 'chr1\t1\t2\n',
     });
@@ -302,6 +346,46 @@ describe('readRelease reports every problem of the files, as file:line with a fi
     expect(notes).toEqual(['not JASPAR download files, ignored: README.md']);
     const bad = small2024({ 'MA0004.1.bed': 'chr1\t20\t10\n' });
     expect(problemsOf(bad)).toEqual([problem('MA0004.1.bed', 1, /start 20 is after end 10/)]);
+  });
+
+  it('older versions come from the older release; a version both hold with other counts is a problem naming both files; names are the newer files\'', () => {
+    const dir2024 = makeRelease(['MA0004.1', 'MA0002.2', 'MA1972.1']);
+    made.push(dir2024);
+    const info = { ...INFO_2026, olderVersions: dir2024 };
+    const bundle = cutJaspar(path.join(DATA_2026, VERTEBRATES_2026), ['MA0004.1', 'MA1972.1']);
+    const table = cutTable(path.join(DATA_2026, TABLE), ['MA0004.1', 'MA1972.1', 'MA0002.2']);
+    // A 2026 curation change of a name: the 2026 files decide (2024 says Arnt).
+    const renamed = (t: string) => t.replace('>MA0004.1\tArnt', '>MA0004.1\tARNT').replace('\tMA0004.1\tMA0004\t1\tArnt\t', '\tMA0004.1\tMA0004\t1\tARNT\t');
+    const { release, notes } = readRelease(folder({ [VERTEBRATES_2026]: renamed(bundle), [TABLE]: renamed(table) }), info);
+    const curated = new Map(loadRelease(dir2024, INFO_2024).matrices.map((m) => [m.matrixId, m]));
+    expect(release.matrices.map((m) => [m.matrixId, m.name])).toEqual([['MA0002.2', 'Runx1'], ['MA0004.1', 'ARNT'], ['MA1972.1', 'ZFP14']]);
+    expect(release.matrices.map((m) => m.pfm)).toEqual(['MA0002.2', 'MA0004.1', 'MA1972.1'].map((id) => curated.get(id)!.pfm));
+    expect(release.matrices[2].pfm.A[0]).toBe(137.739);
+    const shown = path.relative(process.cwd(), dir2024);
+    expect(notes.slice(0, 2)).toEqual([
+      `${shown}: counts of 1 older versions the 2026 table lists and no 2026 bundle holds; 2 versions both hold checked (the same counts); 0 of its matrices are not in the 2026 table and are left out`,
+      `counts: 2 from the 2026 bundles (1 of them with ${shown}'s full-precision counts, which round to the bundles' whole numbers), 1 from ${shown}`,
+    ]);
+
+    // Other counts: at the 2026 record, naming the 2024 file (matrices/<id>.jaspar, or pfm_noninteger.json at the id's line).
+    const changed = bundle.replace('A  [     4     19', 'A  [     5     19').replace('A  [   138    119', 'A  [   139    119');
+    const jsonLine = read(path.join(dir2024, 'pfm_noninteger.json')).split('\n').findIndex((l) => l.includes('"MA1972.1"')) + 1;
+    const found = problemsOf(folder({ [VERTEBRATES_2026]: changed, [TABLE]: table }), info);
+    expect(found).toEqual([
+      problem(VERTEBRATES_2026, 1, new RegExp(`^MA0004\\.1 has other counts here than in ${shown}/matrices/MA0004\\.1\\.jaspar:1 \\(there: A column 1 is 4, which rounds to 4, where the jaspar record says 5\\)$`)),
+      problem(VERTEBRATES_2026, 6, new RegExp(`^MA1972\\.1 has other counts here than in ${shown}/pfm_noninteger\\.json:${jsonLine} \\(there: A column 1 is 137\\.739, which rounds to 138`)),
+    ]);
+  });
+
+  it('older_versions is for JASPAR\'s download files: a curated release holds every version itself', () => {
+    expect(() => readRelease(DATA_2024, { ...INFO_2024, olderVersions: DATA_2024 })).toThrow(/names older_versions .*but this folder is a curated release \(matrices\.csv\)/);
+  });
+
+  it('a records extract must hold jaspar records', () => {
+    const dir = small2026({ 'JASPAR2026_CORE_diatoms_records_extract.txt': cutMeme(path.join(DATA_2026, PLANTS_MEME), ['MA0021.1']) });
+    expect(problemsOf(dir, INFO_2026)).toEqual([problem('JASPAR2026_CORE_diatoms_records_extract.txt', 1, /named like records cut from a JASPAR jaspar bundle but it holds a MEME bundle/)]);
+    const ok = small2026({ [DIATOMS]: read(path.join(DATA_2026, DIATOMS)), [TABLE]: cutTable(path.join(DATA_2026, TABLE), ['MA0021.1', 'MA1732.1', 'MA1407.2']) });
+    expect(readRelease(ok, INFO_2026).release.matrices.find((m) => m.matrixId === 'MA1407.2')).toMatchObject({ name: 'bZIP14', taxGroup: 'diatoms', collection: 'CORE' });
   });
 
   it('a release description of another year is refused', () => {

@@ -1,8 +1,9 @@
 // rbioapi asks for release=2026 by default (issue 14): a 2024 mirror refuses
 // it (test/clients/), a mirror built from a 2026 release answers it. Built
-// here from JASPAR's own 2026 files (data/jaspar-2026-partial: the plants
-// bundles and the 2026 metadata table), compact (the handler renders the
-// rest), and asked through the edge handler in process.
+// here from JASPAR's own 2026 files (data/jaspar-2026: every CORE bundle and
+// the 2026 metadata table; older versions' counts from data/jaspar-2024),
+// compact (the handler renders the rest), and asked through the edge handler
+// in process.
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,8 +18,8 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-2026-'));
 const out = path.join(root, 'public');
 
 beforeAll(async () => {
-  await buildOk(['--data', path.join(PROJECT_ROOT, 'data/jaspar-2026-partial'), '--out', out, '--base-url', SITE_BASE_URL, '--profile', 'compact']);
-}, 300_000);
+  await buildOk(['--data', path.join(PROJECT_ROOT, 'data/jaspar-2026'), '--out', out, '--base-url', SITE_BASE_URL, '--profile', 'compact']);
+}, 600_000);
 afterAll(() => rm(root, { recursive: true, force: true }));
 
 async function json(url: string): Promise<{ status: number; body: { count?: number; results?: { matrix_id: string }[]; detail?: string } }> {
@@ -26,16 +27,21 @@ async function json(url: string): Promise<{ status: number; body: { count?: numb
   return { status: response.status, body: JSON.parse(await response.text()) };
 }
 
-describe('a mirror of JASPAR 2026 (the plants files)', () => {
+describe('a mirror of JASPAR 2026 (CORE)', () => {
   it('answers release=2026, rbioapi\'s default, with its matrices', async () => {
     const all = await json('/api/v1/matrix/?format=json&page_size=5');
     const asked = await json('/api/v1/matrix/?format=json&page_size=5&release=2026');
     expect(all.status).toBe(200);
     expect(asked.status).toBe(200);
-    expect(asked.body.count).toBe(927);
+    expect(asked.body.count).toBe(4572);
     expect(asked.body.results!.map((r) => r.matrix_id)).toEqual(all.body.results!.map((r) => r.matrix_id));
-    const plants = await json('/api/v1/matrix/?tax_group=plants&release=2026&page_size=1000');
+    const latest = await json('/api/v1/matrix/?version=latest&release=2026&page_size=5');
+    expect(latest.body.count).toBe(2633);
+    // The latest plant versions: the 927 records of JASPAR's plants bundle.
+    const plants = await json('/api/v1/matrix/?tax_group=plants&release=2026&version=latest&page_size=1000');
     expect(plants.body.count).toBe(927);
+    const diatoms = await json('/api/v1/matrix/?tax_group=diatoms&release=2026');
+    expect(diatoms.body.results!.map((r) => r.matrix_id)).toEqual(['MA1407.1', 'MA1407.2']);
   });
 
   it('refuses another release with a reason, as the 2024 mirror refuses 2026', async () => {

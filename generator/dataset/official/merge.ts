@@ -65,6 +65,7 @@ interface Sourced<T> {
 }
 
 const at = (s: { file: string; line: number }) => `${s.file}:${s.line}`;
+const n = (count: number) => count.toLocaleString('en');
 
 export function releaseYear(detected: Detected): number | null {
   const years = detected.bundles.map((b) => b.year);
@@ -152,7 +153,7 @@ export function mergeOfficial(input: OfficialInput, info: ReleaseInfo, problems 
       olderCounts.set(m.matrixId, { pfm: m.pfm, ...older.where(m) });
     }
     const only = [...olderCounts.keys()].filter((id) => !records.has(id)).length;
-    notes.push(`${older.name}: counts of ${only} older versions the ${year} table lists and no ${year} bundle holds; ${olderCounts.size - only} versions both hold checked; ${older.release.matrices.length - listed} of its matrices are not in the ${year} table and are left out`);
+    notes.push(`${older.name}: counts of ${n(only)} older versions the ${year} table lists and no ${year} bundle holds; ${n(olderCounts.size - only)} versions both hold checked (the same counts); ${n(older.release.matrices.length - listed)} of its matrices are not in the ${year} table and are left out`);
   }
 
   const matrices: Matrix[] = [];
@@ -172,7 +173,7 @@ export function mergeOfficial(input: OfficialInput, info: ReleaseInfo, problems 
     if (own.length > 0 && prior && matrix.pfm === prior.pfm && !BASES.every((b) => prior.pfm[b].every(Number.isInteger))) precise++;
   }
   if (input.older) {
-    notes.push(`counts: ${fromBundles.toLocaleString('en')} from the ${year} bundles (${precise} of them with ${input.older.name}'s full-precision counts, which round to the bundles' whole numbers), ${fromOlder.toLocaleString('en')} from ${input.older.name}`);
+    notes.push(`counts: ${n(fromBundles)} from the ${year} bundles (${n(precise)} of them with ${input.older.name}'s full-precision counts, which round to the bundles' whole numbers), ${n(fromOlder)} from ${input.older.name}`);
   }
   for (const [id, list] of memes) {
     problems.add(list[0].file, list[0].line, `${plain(id)} is only in a MEME file, which gives probabilities, not counts`, `add the jaspar or TRANSFAC bundle that holds ${plain(id)}`);
