@@ -174,7 +174,8 @@ export function errorFiles(input: Pick<RoutingInput, 'year' | 'held'>): [string,
   files.push([unsupportedPath('format-page-size'), JSON.stringify({ detail: `This static mirror has not pre-rendered this format at this page_size for filtered lists or page sizes other than ${DEFAULT_PAGE_SIZE}. Pre-rendered page sizes by format: ${sizes}. The whole release in each text format: /download/.` })]);
   files.push([unsupportedPath('sites-format'), JSON.stringify({ detail: `Binding sites are pre-rendered as ${SITES_FORMATS.join(' and ')} only.` })]);
   const heldYears = [input.year, ...(input.held ?? []).map((h) => h.year)].sort();
-  files.push([unsupportedPath('release'), JSON.stringify({ detail: `This static mirror serves JASPAR ${heldYears.map((y) => `release=${y}`).join(' and ')} only.` })]);
+  const releases = heldYears.length === 1 ? `release ${heldYears[0]}` : `releases ${heldYears.slice(0, -1).join(', ')} and ${heldYears[heldYears.length - 1]}`;
+  files.push([unsupportedPath('release'), JSON.stringify({ detail: `This static mirror serves JASPAR ${releases} only (${heldYears.map((y) => `release=${y}`).join(', ')}).` })]);
   for (const h of input.held ?? []) {
     files.push([unsupportedPath(`release-${h.year}`), JSON.stringify({
       detail: `JASPAR ${h.year} is answered here by its path URLs under ${h.prefix}/ (for example ${h.prefix}${LIST}/page/1/index.json, ${h.prefix}${LIST}/<matrix_id>/index.json); ` +

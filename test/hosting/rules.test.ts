@@ -113,17 +113,23 @@ describe('redirect rules', () => {
 
 describe('the rule budget (Netlify: best under 1,000 rules)', () => {
   const release = sharedRelease();
+  // With JASPAR 2026 beside it under /releases/2026/ (its query URLs there are refused without the edge function: rules of their own).
   const count = (matrices: typeof release.matrices) => {
     const scaled = { ...release, matrices };
     const layout = chooseLayout({ matrixIds: matrices.map((m) => m.matrixId), baseIds: [...new Set(matrices.map((m) => m.baseId))] });
-    const input = routingInput(scaled, defaultPageCount(scaled), layout);
+    const input = routingInput(scaled, defaultPageCount(scaled), layout, undefined, [{ year: 2026, prefix: '/releases/2026' }]);
     return { layout, shards: input.shards ?? [], rules: redirectRules(input) };
   };
 
-  it('holds for the JASPAR 2024 release', () => {
+  it('holds for the JASPAR 2024 release with 2026 beside it', () => {
     const { layout, rules } = count(release.matrices);
     expect(layout.idFolders).toBe(false);
     expect(rules.length).toBeLessThanOrEqual(RULE_BUDGET);
+    // release=2026 says where 2026 is answered; a query URL under /releases/2026/api/ never gets the folder's page.
+    const text = printRedirects(rules);
+    expect(text).toContain('/api/v1/:endpoint release=2026 /api/v1/errors/unsupported/release-2026.json 501!');
+    expect(text).toContain('/releases/2026/api/v1/* format=:value /api/v1/errors/unsupported/release-2026.json 501!');
+    expect(text).toContain('/api/v1/:endpoint release=2022 /api/v1/errors/unsupported/release.json 501!');
   });
 
   it('holds for the synthetic release ten times larger, sharded', () => {
@@ -179,6 +185,12 @@ describe('error bodies', () => {
     expect(JSON.parse(files.get('/api/v1/errors/unsupported/param-search.json')!).detail).toMatch(/cannot answer the parameter "search".*Supported: format, page, page_size \(10, 25, 50, 100, 250, 500, 1000/);
     expect(JSON.parse(files.get('/api/v1/errors/unsupported/release.json')!).detail).toBe('This static mirror serves JASPAR release 2024 only (release=2024).');
     for (const body of files.values()) expect(Object.keys(JSON.parse(body))).toEqual(['detail']);
+  });
+
+  it('name every release a site of several holds, and the path URLs of another release where no edge function runs', () => {
+    const files = new Map(errorFiles({ year: 2024, held: [{ year: 2026, prefix: '/releases/2026' }] }));
+    expect(JSON.parse(files.get('/api/v1/errors/unsupported/release.json')!).detail).toBe('This static mirror serves JASPAR releases 2024 and 2026 only (release=2024, release=2026).');
+    expect(JSON.parse(files.get('/api/v1/errors/unsupported/release-2026.json')!).detail).toMatch(/^JASPAR 2026 is answered here by its path URLs under \/releases\/2026\/ .*need the edge function/);
   });
 });
 

@@ -99,7 +99,7 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' } },
     { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' } },
     { id: 'unsupported-filters', what: 'tax_id with collection: 501', path: `${LIST}/?tax_id=9606&collection=CORE`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this combination of filters' } },
-    { id: 'unsupported-release', what: 'a release the site does not hold: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR release=2024 and release=2026 only' } },
+    { id: 'unsupported-release', what: 'a release the site does not hold: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR releases 2024 and 2026 only (release=2024, release=2026).' } },
 
     // The site's other release (JASPAR 2026, under /releases/2026/): release=2026 answers from its files.
     { id: 'release-path-file', what: 'a 2026 list page by its path URL', path: `/releases/2026${page(2)}`, needs: [], expect: { status: 200, file: `/releases/2026${page(2)}`, type: 'application/json' } },
