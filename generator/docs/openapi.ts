@@ -54,14 +54,23 @@ const pageSize: Parameter = {
   description: `Records a page. Pre-rendered: ${PAGE_SIZES.join(', ')}. The real service caps page_size at ${MAX_PAGE_SIZE}: ${PAGE_SIZE_ALIASES.join(', ')} redirect (301) to page_size=${MAX_PAGE_SIZE}; other values answer 501 (404 on Netlify without the edge function; the edge function answers any page size).`,
   schema: { type: 'integer', enum: [...PAGE_SIZES], default: DEFAULT_PAGE_SIZE },
 };
-const releaseParam = (year: number): Parameter => ({ name: 'release', in: 'query', description: `The mirrored release only; any other value answers 501.`, schema: { type: 'integer', enum: [year] } });
+/** release=: this release, and each other release the site holds (answered from its site under its path). */
+const releaseParam = (year: number, others: readonly { year: number; prefix: string }[]): Parameter => ({
+  name: 'release',
+  in: 'query',
+  description: others.length === 0
+    ? 'The mirrored release only; any other value answers 501.'
+    : `${year} (also without release=) or ${others.map((o) => `${o.year} (answered from its own site under ${o.prefix}/, whose bodies link within it; a collection it does not mirror answers 404 saying so)`).join(', ')}; any other value answers 501 (404 from the edge function). Without the edge function, Netlify answers another release by its path URLs only.`,
+  schema: { type: 'integer', enum: [year, ...others.map((o) => o.year)].sort(), default: year },
+});
 
 const errors = {
   '404': { description: 'Unknown resource, page or parameter value: {"detail":"Not found."} or {"detail":"Invalid page."}.', schema: 'Error' },
   '501': { description: `A parameter the static mirror cannot answer (${UNSUPPORTED_PARAMS.join(', ')}), a filter combination or page_size that is not pre-rendered, or another release. The detail says what is supported.`, schema: 'Error' },
 };
 
-export function openApi(release: Release, base: string): OpenApi {
+/** held: the site's other releases (each a whole site under its prefix), which release= also answers. */
+export function openApi(release: Release, base: string, held: readonly { year: number; prefix: string }[] = []): OpenApi {
   const values = filterValues(release);
   const year = release.info.year;
   const filter = (name: string, description: string, enumValues: string[], type = 'string'): Parameter => ({
@@ -77,8 +86,8 @@ export function openApi(release: Release, base: string): OpenApi {
     filter('version', 'latest: only the latest version of each base id.', [LATEST]),
   ];
   const bySize = FORMAT_IDS.filter((f) => VIEW_FORMAT_SIZES[f].length).map((f) => `${f} at ${VIEW_FORMAT_SIZES[f].length === PAGE_SIZES.length ? 'every page size' : VIEW_FORMAT_SIZES[f].join(' and ')}`).join(', ');
-  const listParams = [format(FORMAT_IDS, ` The unfiltered list at page_size=${DEFAULT_PAGE_SIZE} has every format; filtered lists and other page sizes: ${bySize} (other pairs answer 501); bed: unfiltered list at page_size=${DEFAULT_PAGE_SIZE} only.`), page, pageSize, releaseParam(year)];
-  const indexParams = [format(INDEX_FORMATS), page, pageSize, releaseParam(year)];
+  const listParams = [format(FORMAT_IDS, ` The unfiltered list at page_size=${DEFAULT_PAGE_SIZE} has every format; filtered lists and other page sizes: ${bySize} (other pairs answer 501); bed: unfiltered list at page_size=${DEFAULT_PAGE_SIZE} only.`), page, pageSize, releaseParam(year, held)];
+  const indexParams = [format(INDEX_FORMATS), page, pageSize, releaseParam(year, held)];
   const pathParam = (name: string, description: string, enumValues?: string[]): Parameter => ({ name, in: 'path', required: true, description, schema: { type: 'string', ...(enumValues ? { enum: enumValues } : {}) } });
   const listOf = (schema: string) => ({ '200': { description: 'A page of results.', schema }, ...errors });
   const firstTaxId = values.tax_id.includes('9606') ? '9606' : values.tax_id[0] ?? '';
@@ -129,9 +138,9 @@ export function openApi(release: Release, base: string): OpenApi {
     [P.species]: {
       get: { summary: 'Matrices of a species', description: 'Same as /api/v1/matrix/?tax_id=…; adds version.', parameters: [pathParam('tax_id', 'NCBI taxonomy id.', values.tax_id), ...listParams, filters[3]], example: `${fill(P.species, { tax_id: firstTaxId })}${queryString([['page', '1'], ['page_size', '1000']])}`, responses: listOf('MatrixList') },
     },
-    [P.releases]: { get: { summary: 'Releases', description: 'The release this mirror serves.', parameters: indexParams, example: P.releases, responses: listOf('ReleaseList') } },
+    [P.releases]: { get: { summary: 'Releases', description: 'Every JASPAR release (1 to 11), with those this mirror holds linked to their matrices and the collections each mirrors.', parameters: indexParams, example: P.releases, responses: listOf('ReleaseList') } },
     [P.release]: {
-      get: { summary: 'A release', description: 'The mirrored release, by year or by JASPAR release number.', parameters: [pathParam('release', 'Year or release number.'), format(INDEX_FORMATS)], example: fill(P.release, { release: String(year) }), responses: { '200': { description: 'The release.', schema: 'Release' }, '404': errors['404'] } },
+      get: { summary: 'A release', description: 'A JASPAR release, by year or by release number: its paper and, for a release the mirror holds, its matrices and which collections it mirrors.', parameters: [pathParam('release', 'Year or release number.'), format(INDEX_FORMATS)], example: fill(P.release, { release: String(year) }), responses: { '200': { description: 'The release.', schema: 'Release' }, '404': errors['404'] } },
     },
     [P.sites]: {
       get: { summary: 'Binding sites of a matrix', description: 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: `${fill(P.sites, { matrix_id: withSites })}${queryString({ format: 'json' })}`, responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },

@@ -31,7 +31,7 @@ export function apiExtras(release: Release, base: string, planned: PlannedResour
     const resource = first.resource; // built once, not once per format
     for (const format of formatsOf(first)) files.push([outputPath(into, format), FORMATS[format].render(withFormat(first, format, resource), context)]);
   }
-  const api = openApi(release, base);
+  const api = openApi(release, base, held ?? []);
   const document = openApiDocument(api);
   files.push([OPENAPI_JSON.slice(1), `${JSON.stringify(document, null, 2)}\n`]);
   files.push([OPENAPI_YAML.slice(1), yaml.dump(document, { noRefs: true, lineWidth: -1 })]);
