@@ -32,6 +32,7 @@ import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
 import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles } from './edge/build-indexes.ts';
+import { SERVER_FILE, serverBundle } from './server/bundle.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA = path.join(PROJECT_ROOT, 'data/jaspar-2024');
@@ -132,6 +133,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) plan.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.
   for (const [file, content] of edgeIndexFiles(release, base, layout, { compact })) plan.add(file, content);
+  // The Node server (issue 19, generator/server/): `node serve.mjs` answers the whole API from this folder.
+  plan.add(SERVER_FILE, serverBundle());
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(release.matrices, value));
   return {
