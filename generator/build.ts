@@ -33,6 +33,8 @@ import { removeMirror, writeMirror } from './write/mirror.ts';
 import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
+import { CONTENT_TYPES_FILE, README, S3_UPLOAD, contentTypesTable, mirrorReadme, s3UploadScript } from './mirror/readme.ts';
+import { NOJEKYLL } from './mirror/layout.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_DATA = path.join(PROJECT_ROOT, 'data/jaspar-2024');
@@ -135,6 +137,12 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const [file, content] of edgeIndexFiles(release, base, layout, { compact })) plan.add(file, content);
   // The Node server (issue 19, generator/server/): `node serve.mjs` answers the whole API from this folder.
   plan.add(SERVER_FILE, serverBundle());
+  // The download as a product (issue 19): what it is and how to serve it, GitHub Pages without Jekyll, object stores' types.
+  const described = yaml.load(readReleaseText(releaseFile)) as { citation?: string; license?: string };
+  plan.add(README, mirrorReadme({ name: info.name, year: info.year, base, citation: described.citation, license: described.license }));
+  plan.add(NOJEKYLL, '');
+  plan.add(CONTENT_TYPES_FILE, contentTypesTable());
+  plan.add(S3_UPLOAD, s3UploadScript());
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(release.matrices, value));
   return {
