@@ -35,6 +35,9 @@ import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
 import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
+import { SERVER_FILE, serverBundle } from './server/bundle.ts';
+import { CONTENT_TYPES_FILE, README, S3_UPLOAD, contentTypesTable, mirrorReadme, s3UploadScript } from './mirror/readme.ts';
+import { NOJEKYLL } from './mirror/layout.ts';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The JASPAR 2024 release shipped with the project (the default release of a build of the shipped releases). */
@@ -196,6 +199,13 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from; the
   // default release's also say where the others lie and which ids only they have.
   for (const [file, content] of edgeIndexFiles(main.release, base, layout, { compact: options.profile === 'compact', releases: held, elsewhere, unmirrored: unmirrored(main) })) plan.root.add(file, content);
+  // The Node server (issue 19, generator/server/): `node serve.mjs` answers the whole API, every release, from this folder.
+  plan.root.add(SERVER_FILE, serverBundle());
+  // The download as a product (issue 19): what it is and how to serve it, GitHub Pages without Jekyll, object stores' types.
+  plan.root.add(README, mirrorReadme({ name: main.release.info.name, year: main.release.info.year, base, citation: main.release.info.citation, license: main.release.info.license }));
+  plan.root.add(NOJEKYLL, '');
+  plan.root.add(CONTENT_TYPES_FILE, contentTypesTable());
+  plan.root.add(S3_UPLOAD, s3UploadScript());
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
   return {

@@ -1,4 +1,8 @@
-// npm run serve -- --server netlify|cloudflare|nginx|caddy|apache|http-server [--dir DIR] [--port P] [--host H] [--edge on|off]
+// npm run serve -- [--server node|netlify|cloudflare|nginx|caddy|apache|http-server] [--dir DIR] [--port P] [--host H] [--edge on|off]
+//
+// Without --server: the Node server the build writes into the site
+// (serve.mjs, generator/server/): the whole API, as `node serve.mjs` runs it
+// in an unpacked mirror.
 //
 // Starts a real server in the foreground over a built site (or an unpacked
 // mirror) with the configuration the build wrote into it (_hosting/,
@@ -22,8 +26,9 @@ import { INDEX_PATH } from '../generator/edge/indexes.ts';
 import { DENO_BIN_DIR, NETLIFY_BOOTSTRAP, netlifyDevArgs, netlifyDevEnv, staticServerPort, wranglerDevArgs, wranglerDevEnv } from '../generator/edge/hosts/local-engines.ts';
 import { netlifyProject, wranglerProject } from '../generator/edge/hosts/projects.ts';
 import { HOSTING_FILES } from '../generator/hosting/servers.ts';
+import { SERVER_FILE } from '../generator/server/bundle.ts';
 
-export const SERVERS = ['netlify', 'cloudflare', 'nginx', 'caddy', 'apache', 'http-server'] as const;
+export const SERVERS = ['node', 'netlify', 'cloudflare', 'nginx', 'caddy', 'apache', 'http-server'] as const;
 export type ServerName = (typeof SERVERS)[number];
 
 const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +41,7 @@ interface Binary {
 }
 
 const BINARIES: Record<ServerName, Binary> = {
+  node: { names: [process.execPath], install: 'Node 20 or later (https://nodejs.org/)' },
   nginx: { names: ['nginx'], install: 'sudo apt-get install --no-install-recommends nginx-light' },
   caddy: { names: ['caddy'], install: 'sudo apt-get install --no-install-recommends caddy' },
   apache: { names: ['apache2', 'httpd'], install: 'sudo apt-get install --no-install-recommends apache2' },
@@ -216,6 +222,10 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
       case 'http-server':
         args = [site, '-p', String(o.port), '-a', o.host, '-s'];
         break;
+      case 'node':
+        need(SERVER_FILE);
+        args = [path.join(site, SERVER_FILE), '--port', String(o.port), '--host', o.host];
+        break;
     }
   } catch (error) {
     cleanup();
@@ -231,8 +241,8 @@ export class MissingServer extends Error {
 }
 
 function parseArgs(argv: string[]): { server: ServerName } & ServeOptions {
-  // Without --server: http-server, what `npm run serve` started before the other servers came.
-  const options = { server: 'http-server' as string, dir: 'public', port: 8080, host: '127.0.0.1', edge: 'on' };
+  // Without --server: the Node server (serve.mjs), the whole API with nothing but Node.
+  const options = { server: 'node' as string, dir: 'public', port: 8080, host: '127.0.0.1', edge: 'on' };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -293,10 +303,10 @@ async function main(): Promise<number> {
     process.stderr.write(`serve: ${(error as Error).message}\n`);
     return 2;
   }
-  if (options.server !== 'cloudflare' && isCompact(options.dir)) {
+  if (options.server !== 'cloudflare' && options.server !== 'node' && isCompact(options.dir)) {
     process.stderr.write(`serve: warning: ${path.resolve(options.dir)} is a compact build (--profile compact): only the Cloudflare Worker renders the files it leaves out (--server cloudflare)${options.server === 'netlify' && options.edge ? '; the Netlify edge function renders those under /api/ but not the logos' : ''}\n`);
   }
-  const what = options.server === 'netlify' ? `netlify dev ${options.edge ? 'with the edge function' : 'without the edge function (files and rules only)'}` : options.server === 'cloudflare' ? 'wrangler dev with the Worker' : options.server;
+  const what = options.server === 'node' ? `the Node server (${SERVER_FILE})` : options.server === 'netlify' ? `netlify dev ${options.edge ? 'with the edge function' : 'without the edge function (files and rules only)'}` : options.server === 'cloudflare' ? 'wrangler dev with the Worker' : options.server;
   process.stdout.write(`serve: ${what} on http://${options.host}:${options.port}/ over ${path.resolve(options.dir)} (Ctrl-C stops it)\n`);
   const child = spawn(command.command, command.args, { cwd: command.tmp, env: command.env, stdio: 'inherit' });
   const stop = (signal: NodeJS.Signals) => child.kill(signal);

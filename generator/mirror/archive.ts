@@ -1,17 +1,20 @@
 // The offline mirror: after the site is written, one streaming pass over its
 // files produces download/jaspar-api-mirror.tar.gz (every file of the site
-// inside one folder) and download/SHA256SUMS (the SHA-256 of every file and
-// of the archive). This module reads the site and produces the bytes; the
-// writer writes them (write/mirror.ts: only the writer writes, issue 13).
+// inside one folder), download/SHA256SUMS (the SHA-256 of every file in it)
+// and download/jaspar-api-mirror.tar.gz.sha256 (the archive's). This module
+// reads the site and produces the bytes; the writer writes them
+// (write/mirror.ts: only the writer writes, issue 13).
 //
-// The archive cannot contain its own hash, so it carries the manifest
-// without the archive's line: the copy inside lists every other file of the
-// site, the copy beside the archive is the same plus one last line, the
-// archive's. Verifying an unpacked archive therefore checks every file it
-// holds; verifying the served site checks the archive too.
+// The archive cannot contain its own hash, so it has a checksum file of its
+// own beside it (`sha256sum -c jaspar-api-mirror.tar.gz.sha256` in the
+// download folder), and the manifest, the same inside and outside, lists
+// every other file: `sha256sum -c download/SHA256SUMS` passes in the
+// unpacked mirror and in the served site. verify.ts checks the archive
+// against its checksum where both are present.
 //
 // Reproducible: entries in tree order (folders' entries sorted by name
-// bytes) with the manifest last, fixed mtime, owner and modes (tar.ts), and
+// bytes) with the manifest last, fixed owner and modes, each file's mtime
+// from its SHA-256 (tar.ts contentMtime: changes when its bytes change), and
 // gzip members (one per block) without name or time whose OS byte is set
 // to 3 (Unix) on every platform. The tar bytes depend on the files only; the
 // gzip bytes also on zlib, i.e. on the Node version (Node bundles zlib).
@@ -21,15 +24,15 @@
 // a few at a time, so both cores compress. Memory is bounded by one file and
 // the blocks in flight, whatever the size of the site: folders are read one
 // at a time and the manifest goes to the writer's temporary file as it grows.
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gzip } from 'node:zlib';
 import os from 'node:os';
 import { promisify } from 'node:util';
-import { ARCHIVE, ARCHIVE_FOLDER, MANIFEST, rel } from './layout.ts';
+import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
 import { chunksOf, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
-import { END, entryHeader, padding } from './tar.ts';
+import { END, contentMtime, entryHeader, padding } from './tar.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
@@ -71,10 +74,10 @@ export interface ManifestSink {
   finish(): string;
 }
 
-/** The previous archive and manifest, when an unchanged site lets them stay: the inner manifest is rebuilt into the sink and compared. */
+/** The previous archive and manifest, when an unchanged site lets them stay: the manifest is rebuilt into the sink and compared. */
 export async function previousMirrorKept(root: string, sink: ManifestSink): Promise<Omit<MirrorReport, 'seconds'> | null> {
   const archiveFile = path.join(root, rel(ARCHIVE));
-  const previous = await readPrevious(archiveFile, path.join(root, rel(MANIFEST)));
+  const previous = await readPrevious(archiveFile, path.join(root, rel(MANIFEST)), path.join(root, rel(ARCHIVE_SUM)));
   if (!previous) return null;
   const site = writeInnerManifest(root, sink);
   if (site.manifestSha256 !== previous.innerSha256 || hashFile(archiveFile) !== previous.archiveSha256) return null;
@@ -100,34 +103,23 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   while (inFlight.length > 0) yield fix(await inFlight.shift()!);
 }
 
-/** The SHA-256 of the previous manifest without its last line (the archive's) and the archive hash that line gives. */
-async function readPrevious(archiveFile: string, manifestFile: string): Promise<{ innerSha256: string; archiveSha256: string } | null> {
+/** The SHA-256 of the previous manifest and the archive hash its checksum file gives. */
+async function readPrevious(archiveFile: string, manifestFile: string, sumFile: string): Promise<{ innerSha256: string; archiveSha256: string } | null> {
   try {
     await stat(archiveFile);
-    const size = (await stat(manifestFile)).size;
-    const fd = openSync(manifestFile, 'r');
-    const tail = Buffer.alloc(Math.min(size, 4096));
-    try {
-      readSync(fd, tail, 0, tail.length, size - tail.length);
-    } finally {
-      closeSync(fd);
-    }
-    const text = tail.toString('utf8');
-    const start = text.lastIndexOf('\n', text.length - 2) + 1;
-    const last = /^([0-9a-f]{64}) {2}(.+)\n$/.exec(text.slice(start));
-    if (!last || last[2] !== rel(ARCHIVE)) return null;
-    const innerLength = size - Buffer.byteLength(text.slice(start));
-    return { innerSha256: hashFile(manifestFile, innerLength), archiveSha256: last[1] };
+    const line = /^([0-9a-f]{64}) {2}(.+)\n$/.exec(readFileSync(sumFile, 'utf8'));
+    if (!line || line[2] !== path.basename(archiveFile)) return null;
+    return { innerSha256: hashFile(manifestFile), archiveSha256: line[1] };
   } catch {
     return null;
   }
 }
 
-/** Every file of the site to archive: all but the archive and the manifest. */
+/** Every file of the site to archive: all but the archive, its checksum and the manifest. */
 function* siteFiles(root: string): Generator<{ path: string; kind: 'dir' | 'file' }> {
   for (const entry of walkSite(root)) {
     if (entry.kind === 'other') throw new Error(`cannot archive ${entry.path}: not a regular file or folder`);
-    if (entry.path !== rel(ARCHIVE) && entry.path !== rel(MANIFEST)) yield { path: entry.path, kind: entry.kind };
+    if (entry.path !== rel(ARCHIVE) && entry.path !== rel(ARCHIVE_SUM) && entry.path !== rel(MANIFEST)) yield { path: entry.path, kind: entry.kind };
   }
 }
 
@@ -164,10 +156,11 @@ function* tarEntries(root: string, manifest: ManifestSink, out: { files: number;
       }
       // Files are read whole: the site's largest are a few MB (bulk files, _redirects).
       const content = readFileSync(path.join(root, entry.path));
-      manifest.write(manifestLine(entry.path, sha256(content)));
       out.files++;
       out.bytes += content.length;
-      yield entryHeader(inArchive(entry.path), 'file', content.length);
+      const hex = sha256(content);
+      manifest.write(manifestLine(entry.path, hex));
+      yield entryHeader(inArchive(entry.path), 'file', content.length, contentMtime(hex));
       yield content;
       yield padding(content.length);
     }
@@ -178,7 +171,7 @@ function* tarEntries(root: string, manifest: ManifestSink, out: { files: number;
   const size = statSync(manifestFile).size;
   out.files++;
   out.bytes += size;
-  yield entryHeader(inArchive(rel(MANIFEST)), 'file', size);
+  yield entryHeader(inArchive(rel(MANIFEST)), 'file', size, contentMtime(hashFile(manifestFile)));
   for (const bytes of chunksOf(manifestFile)) yield Buffer.from(bytes); // a copy: the chunk buffer is reused
   yield padding(size);
   yield END;

@@ -11,8 +11,16 @@ export const DOWNLOADS = '/download/';
 export const ARCHIVE = '/download/jaspar-api-mirror.tar.gz';
 export const ARCHIVE_FOLDER = 'jaspar-api-mirror';
 
-/** SHA-256 of every file of the site, `sha256sum` format, paths relative to the site root. */
+/** SHA-256 of every file of the site but the archive and its checksum, `sha256sum` format, paths relative to the
+ *  site root: the same file in the site and in the archive, so `sha256sum -c download/SHA256SUMS` passes in both. */
 export const MANIFEST = '/download/SHA256SUMS';
+
+/** The archive's own checksum, `sha256sum` format, its path relative to download/: `sha256sum -c` passes beside a
+ *  downloaded archive (issue 19: a manifest listing 145,000 other files failed there). */
+export const ARCHIVE_SUM = '/download/jaspar-api-mirror.tar.gz.sha256';
+
+/** Tells GitHub Pages not to run Jekyll, which would take minutes over the site and drop every folder starting with "_". */
+export const NOJEKYLL = '.nojekyll';
 
 /** The release's list (every page's results) in one file per format. */
 export const allMatricesPath = (year: number, suffix: string) => `/download/all/JASPAR${year}_all_matrices${suffix}`;
@@ -29,5 +37,5 @@ export const DOWNLOADS_JS = '/static/api/downloads.js';
 /** Output path (no leading "/") of a root-relative URL path. */
 export const rel = (urlPath: string) => urlPath.slice(1);
 
-/** Files at the output root whose name starts with "." (build state) are not part of the site. */
-export const isSiteFile = (relPath: string) => !relPath.startsWith('.');
+/** Files at the output root whose name starts with "." (build state) are not part of the site; .nojekyll is. */
+export const isSiteFile = (relPath: string) => relPath === NOJEKYLL || !relPath.startsWith('.');

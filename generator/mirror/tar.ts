@@ -5,10 +5,21 @@
 
 export const BLOCK = 512;
 
-/** The timestamp of every entry: 1985-10-26T08:15:00Z, the one `npm pack`
+/** The timestamp of every folder: 1985-10-26T08:15:00Z, the one `npm pack`
  *  uses. A fixed date keeps the archive reproducible; 0 (1970) makes some
  *  tools warn about implausible dates. */
 export const FIXED_MTIME = 499_162_500;
+
+/** A file's timestamp: FIXED_MTIME plus 30 bits of its SHA-256 (up to 2019):
+ *  reproducible, and it changes when the bytes change, so validators servers
+ *  derive from mtime and size (nginx's ETag, If-Modified-Since with nginx's
+ *  exact match) change with the file (issue 19: every file had the same mtime,
+ *  and a changed file of the same size kept its ETag). It may go backwards
+ *  from one build to the next: a server comparing If-Modified-Since by
+ *  "not newer" (Apache) may then answer 304; clients also send the ETag. */
+export function contentMtime(sha256Hex: string): number {
+  return FIXED_MTIME + (Number.parseInt(sha256Hex.slice(0, 8), 16) & 0x3fffffff);
+}
 
 export type EntryType = 'file' | 'dir';
 

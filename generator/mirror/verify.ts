@@ -1,11 +1,13 @@
 // Checks a mirror (an unpacked archive, or the built site) against the
 // manifest inside it: every listed file present with its SHA-256, nothing
-// else there. The manifest itself is the one file it does not list; entries
+// else there. The manifest itself, the archive and its checksum are the
+// files it does not list (the archive is checked against its checksum where
+// both are there: the built site); entries
 // at the root whose name starts with "." (build state) are ignored, as the
 // archive leaves them out.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ARCHIVE_FOLDER, MANIFEST, rel } from './layout.ts';
+import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
 import { byPathBytes, hashFile, listSite, parseManifest, sha256 } from './manifest.ts';
 
 export interface VerifyReport {
@@ -48,8 +50,16 @@ export function verifyMirror(dir: string): VerifyReport {
     report.bytes += statSync(full).size;
     if (hashFile(full) !== expected) report.altered.push(file);
   }
+  const unlisted = new Set([rel(MANIFEST), rel(ARCHIVE), rel(ARCHIVE_SUM)]);
   for (const file of [...files, ...others].sort(byPathBytes)) {
-    if (file !== rel(MANIFEST) && !manifest.has(file)) report.extra.push(file);
+    if (!unlisted.has(file) && !manifest.has(file)) report.extra.push(file);
+  }
+  if (present.has(rel(ARCHIVE)) !== present.has(rel(ARCHIVE_SUM))) report.missing.push(present.has(rel(ARCHIVE)) ? rel(ARCHIVE_SUM) : rel(ARCHIVE));
+  else if (present.has(rel(ARCHIVE))) {
+    const line = /^([0-9a-f]{64}) {2}(.+)\n$/.exec(readFileSync(path.join(root, rel(ARCHIVE_SUM)), 'utf8'));
+    const full = path.join(root, rel(ARCHIVE));
+    report.bytes += statSync(full).size;
+    if (!line || line[2] !== path.basename(full) || hashFile(full) !== line[1]) report.altered.push(rel(ARCHIVE));
   }
   return report;
 }

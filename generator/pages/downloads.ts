@@ -6,7 +6,7 @@
 import type { Release } from '../dataset/types.ts';
 import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
 import { BUNDLE_FORMATS, type BulkFile, byMatrixId } from '../mirror/bulk.ts';
-import { ARCHIVE, ARCHIVE_FOLDER, DOWNLOADS_JS, MANIFEST } from '../mirror/layout.ts';
+import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, DOWNLOADS_JS, MANIFEST } from '../mirror/layout.ts';
 import { basePathOf, listDir, sitesPath } from '../routes/urls.ts';
 
 /** "812 bytes", "35.2 kB", "1.9 MB" (decimal units, as browsers and `ls -h --si` show them). */
@@ -49,12 +49,15 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
 <thead><tr><th scope="col">file</th><th scope="col">size</th><th scope="col">what</th></tr></thead>
 <tbody>
 <tr><td>${link(ARCHIVE)}</td><td>${askedSize(ARCHIVE, 'not part of an unpacked mirror')}</td><td>every page, matrix, logo, bulk file and host rule of this site, in the folder <code>${ARCHIVE_FOLDER}/</code></td></tr>
-<tr><td>${link(MANIFEST)}</td><td>${askedSize(MANIFEST, 'missing')}</td><td>SHA-256 of every file (<code>sha256sum</code> format); the copy inside the archive lists every file but the archive</td></tr>
+<tr><td>${link(MANIFEST)}</td><td>${askedSize(MANIFEST, 'missing')}</td><td>SHA-256 of every file of the site but the archive (<code>sha256sum</code> format), the same inside the archive</td></tr>
+<tr><td>${link(ARCHIVE_SUM)}</td><td></td><td>SHA-256 of the archive (<code>sha256sum -c ${fileName(ARCHIVE_SUM)}</code> beside it)</td></tr>
 </tbody>
 </table>
-<pre tabindex="0" role="region" aria-label="Commands: unpack, verify, serve">tar xzf ${fileName(ARCHIVE)}
+<pre tabindex="0" role="region" aria-label="Commands: verify, unpack, verify, serve">sha256sum -c ${fileName(ARCHIVE_SUM)}
+tar xzf ${fileName(ARCHIVE)}
 (cd ${ARCHIVE_FOLDER} &amp;&amp; sha256sum -c --quiet ${MANIFEST.slice(1)})
-npx http-server ${ARCHIVE_FOLDER}     # then open http://localhost:8080/</pre>
+node ${ARCHIVE_FOLDER}/serve.mjs     # the whole API; then open http://localhost:8080/</pre>
+<p>The archive's <code>README.md</code> says how to serve it with nginx, Caddy or Apache (configurations included), on Netlify, or as plain files (<code>npx http-server</code>: path URLs only).</p>
 <p>In a clone of this project, <code>npm run verify -- ${ARCHIVE_FOLDER}</code> checks the mirror too and names every missing, altered or extra file.</p>
 `;
   const compactNote = `<h2 id="mirror">Offline mirror</h2>

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { GZIP_LEVEL, archiveMembers, previousMirrorKept, type ManifestSink, type MirrorOptions, type MirrorReport } from '../mirror/archive.ts';
-import { ARCHIVE, MANIFEST, rel } from '../mirror/layout.ts';
+import { ARCHIVE, ARCHIVE_SUM, MANIFEST, rel } from '../mirror/layout.ts';
 import { manifestLine } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
 
@@ -79,14 +79,13 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
     archive.finish();
     const archiveSha256 = compressed.digest('hex');
     manifest.finish();
-    const append = openSync(manifest.file, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW);
-    try {
-      writeSync(append, manifestLine(rel(ARCHIVE), archiveSha256));
-    } finally {
-      closeSync(append);
-    }
+    // The archive's checksum, named as it lies beside it: sha256sum -c in the download folder.
+    const sum = temp('tar.gz.sha256');
+    sum.write(manifestLine(path.basename(archiveFile), archiveSha256));
+    sum.finish();
     renameSync(archive.file, archiveFile);
     renameSync(manifest.file, manifestFile);
+    renameSync(sum.file, path.join(root, rel(ARCHIVE_SUM)));
     return done({ files: tarred.files, bytes: tarred.bytes, archiveBytes, archiveSha256, written: true });
   } finally {
     for (const t of temps) {
@@ -98,5 +97,5 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
 
 /** A compact build has no mirror: a full build's archive and manifest left in the folder go (they are this step's files). */
 export function removeMirror(outDir: string): void {
-  for (const file of [ARCHIVE, MANIFEST]) remove(outDir, rel(file));
+  for (const file of [ARCHIVE, ARCHIVE_SUM, MANIFEST]) remove(outDir, rel(file));
 }

@@ -40,6 +40,10 @@ export interface Expect {
   type?: string;
   /** Other headers, exactly. */
   headers?: Record<string, string>;
+  /** JSON body: these top-level fields equal. */
+  json?: Record<string, unknown>;
+  /** JSON body: this many results. */
+  results?: number;
   /** A redirect: the Location's path and these query parameters (others kept as sent). */
   location?: { path: string; query: Record<string, string> };
 }
@@ -53,7 +57,17 @@ export interface Case {
   raw?: { method?: string; target?: string; headers?: string[] };
   needs: Ability[];
   expect: Expect;
+  /** What a host with the whole API (the Node server: the edge handler) answers instead, where the service's answer is not the file's (default: expect). */
+  full?: FullExpect;
 }
+
+/**
+ * An expectation for the whole API; linksAside: the body is the file's but
+ * for the values of next and previous, which the service writes from the
+ * request (its parameters as asked, page dropped from the link to page 1;
+ * edge/README.md) where the file has the static mirror's links.
+ */
+export type FullExpect = Expect & { linksAside?: true };
 
 /** Facts of the built site the cases depend on (read from the site, not assumed). */
 export interface SiteFacts {
@@ -74,37 +88,37 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'path-missing', what: 'a missing file under /api/: 404, the real "Not found." body', path: '/api/v1/no/such/file.json', needs: [], expect: { status: 404, detail: NOT_FOUND } },
     { id: 'path-page-for-people', what: 'a matrix page for people (folder URL with ?format=api, as the pages link)', path: `${LIST}/MA0139.1/?format=api`, needs: [], expect: { status: 200, file: `${LIST}/MA0139.1/index.html` } },
     { id: 'path-text-type', what: 'a text format by its path URL, with the real Content-Type', path: `${LIST}/MA0139.1/index.meme.txt`, needs: ['api-types'], expect: { status: 200, file: `${LIST}/MA0139.1/index.meme.txt`, contentType: 'text/meme; charset=utf-8' } },
-    { id: 'cors', what: 'CORS on an API body', path: `${LIST}/MA0139.1/index.json`, needs: ['cors'], expect: { status: 200, headers: { 'access-control-allow-origin': '*', vary: 'Accept' } } },
+    { id: 'cors', what: 'CORS on an API body', path: `${LIST}/MA0139.1/index.json`, needs: ['cors'], expect: { status: 200, headers: { 'access-control-allow-origin': '*', vary: 'Accept' } }, full: { status: 200, headers: { 'access-control-allow-origin': '*', vary: 'Accept, Accept-Encoding' } } },
     { id: 'security-headers', what: 'security headers on the home page', path: '/', needs: ['security-headers'], expect: { status: 200, file: '/index.html', headers: { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } } },
 
     // The list's query URLs.
-    { id: 'list-default', what: 'the list without parameters: page 1 in JSON', path: `${LIST}/`, needs: ['query'], expect: { status: 200, file: page(1), type: 'application/json' } },
-    { id: 'list-no-slash', what: 'no trailing slash, format and page', path: `${LIST}?format=json&page=2`, needs: ['query'], expect: { status: 200, file: page(2) } },
+    { id: 'list-default', what: 'the list without parameters: page 1 in JSON', path: `${LIST}/`, needs: ['query'], expect: { status: 200, file: page(1), type: 'application/json' }, full: { status: 200, file: page(1), type: 'application/json', linksAside: true } },
+    { id: 'list-no-slash', what: 'no trailing slash, format and page', path: `${LIST}?format=json&page=2`, needs: ['query'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
     { id: 'list-any-order-extra', what: 'parameters in any order, an unknown one ignored', path: `${LIST}/?page=3&foo=bar&format=jaspar`, needs: ['query'], expect: { status: 200, file: page(3, 'index.jaspar.txt') } },
     { id: 'list-type', what: 'a text format with the real Content-Type', path: `${LIST}/?format=transfac&page=2`, needs: ['query', 'api-types'], expect: { status: 200, file: page(2, 'index.transfac.txt'), contentType: 'text/transfac; charset=utf-8' } },
-    { id: 'list-yaml-type', what: 'YAML with the real Content-Type', path: `${LIST}/?format=yaml`, needs: ['query', 'api-types'], expect: { status: 200, file: page(1, 'index.yaml'), contentType: 'application/yaml; charset=utf-8' } },
-    { id: 'list-page-last', what: 'page=last', path: `${LIST}/?format=yaml&page=last`, needs: ['query'], expect: { status: 200, file: page(site.lastPage, 'index.yaml') } },
+    { id: 'list-yaml-type', what: 'YAML with the real Content-Type', path: `${LIST}/?format=yaml`, needs: ['query', 'api-types'], expect: { status: 200, file: page(1, 'index.yaml'), contentType: 'application/yaml; charset=utf-8' }, full: { status: 200, file: page(1, 'index.yaml'), contentType: 'application/yaml; charset=utf-8', linksAside: true } },
+    { id: 'list-page-last', what: 'page=last', path: `${LIST}/?format=yaml&page=last`, needs: ['query'], expect: { status: 200, file: page(site.lastPage, 'index.yaml') }, full: { status: 200, file: page(site.lastPage, 'index.yaml'), linksAside: true } },
     { id: 'list-past-end', what: 'a page past the end: 404 "Invalid page."', path: `${LIST}/?page=99999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'list-page-not-number', what: 'a page that is not a number: 404 "Invalid page."', path: `${LIST}/?page=abc&format=json`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'list-unknown-format', what: 'an unknown format: 404 "Not found."', path: `${LIST}/?format=xml`, needs: ['query'], expect: { status: 404, detail: NOT_FOUND } },
-    { id: 'list-double-slash', what: 'a double slash in a list query URL', path: '/api/v1//matrix/?format=json&page=2', needs: ['query', 'double-slash-list'], expect: { status: 200, file: page(2) } },
+    { id: 'list-double-slash', what: 'a double slash in a list query URL', path: '/api/v1//matrix/?format=json&page=2', needs: ['query', 'double-slash-list'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
     { id: 'filters-bundle', what: 'collection + tax_group + version, page_size 1000, MEME (JASPAR\'s bundles)', path: `${LIST}/?collection=CORE&tax_group=vertebrates&version=latest&page_size=1000&format=meme`, needs: ['query'], expect: { status: 200, file: page(1, 'index.meme.txt', 'collection/CORE/tax_group/vertebrates/version/latest/page_size/1000/') } },
     { id: 'filters-any-order', what: 'filters in any order', path: `${LIST}?version=latest&format=json&tax_group=plants&collection=CORE`, needs: ['query'], expect: { status: 200, file: page(1, 'index.json', 'collection/CORE/tax_group/plants/version/latest/') } },
-    { id: 'filters-species', what: 'tax_id, page 2', path: `${LIST}/?tax_id=9606&page=2`, needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'tax_id/9606/') } },
-    { id: 'release-mirrored', what: 'release=2024 (the mirrored release)', path: `${LIST}/?release=2024&page=2`, needs: ['query'], expect: { status: 200, file: page(2) } },
-    { id: 'filters-unknown-value', what: 'a filter value the release does not hold: 404 "Not found."', path: `${LIST}/?collection=nope`, needs: ['query', 'missing-404'], expect: { status: 404, detail: NOT_FOUND } },
+    { id: 'filters-species', what: 'tax_id, page 2', path: `${LIST}/?tax_id=9606&page=2`, needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'tax_id/9606/') }, full: { status: 200, file: page(2, 'index.json', 'tax_id/9606/'), linksAside: true } },
+    { id: 'release-mirrored', what: 'release=2024 (the mirrored release)', path: `${LIST}/?release=2024&page=2`, needs: ['query'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
+    { id: 'filters-unknown-value', what: 'a filter value the release does not hold: 404 "Not found."', path: `${LIST}/?collection=nope`, needs: ['query', 'missing-404'], expect: { status: 404, detail: NOT_FOUND }, full: { status: 200, type: 'application/json', json: { count: 0, results: [] } } },
     { id: 'filters-past-end', what: 'past the end of a filtered list: 404 "Invalid page."', path: `${LIST}/?collection=CORE&page=9999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
-    { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } } },
-    { id: 'page-size-other', what: 'a page size not pre-rendered: 501', path: `${LIST}/?page_size=37`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this page_size' } },
-    { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' } },
-    { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' } },
-    { id: 'unsupported-filters', what: 'tax_id with collection: 501', path: `${LIST}/?tax_id=9606&collection=CORE`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this combination of filters' } },
-    { id: 'unsupported-release', what: 'a release the site does not hold: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR releases 2024 and 2026 only (release=2024, release=2026).' } },
+    { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } }, full: { status: 200, type: 'application/json', results: 1000 } },
+    { id: 'page-size-other', what: 'a page size not pre-rendered: 501', path: `${LIST}/?page_size=37`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this page_size' }, full: { status: 200, type: 'application/json', results: 37 } },
+    { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' }, full: { status: 200, contentType: 'text/meme; charset=utf-8' } },
+    { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' }, full: { status: 200, type: 'application/json', json: { count: 11 } } },
+    { id: 'unsupported-filters', what: 'tax_id with collection: 501', path: `${LIST}/?tax_id=9606&collection=CORE`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this combination of filters' }, full: { status: 200, type: 'application/json', json: { count: 1518 } } },
+    { id: 'unsupported-release', what: 'a release the site does not hold: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR releases 2024 and 2026 only (release=2024, release=2026).' }, full: { status: 404, detail: 'Release "2018" is not available: this mirror serves JASPAR 2024 (release=2024) and JASPAR 2026 (release=2026).' } },
 
     // The site's other release (JASPAR 2026, under /releases/2026/): release=2026 answers from its files.
     { id: 'release-path-file', what: 'a 2026 list page by its path URL', path: `/releases/2026${page(2)}`, needs: [], expect: { status: 200, file: `/releases/2026${page(2)}`, type: 'application/json' } },
-    { id: 'release-list', what: 'release=2026, page 2', path: `${LIST}/?release=2026&page=2`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(2)}` } },
-    { id: 'release-filters', what: 'release=2026 with collection=CORE and version=latest', path: `${LIST}/?version=latest&release=2026&collection=CORE&format=yaml`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(1, 'index.yaml', 'collection/CORE/version/latest/')}` } },
+    { id: 'release-list', what: 'release=2026, page 2', path: `${LIST}/?release=2026&page=2`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(2)}` }, full: { status: 200, file: `/releases/2026${page(2)}`, linksAside: true } },
+    { id: 'release-filters', what: 'release=2026 with collection=CORE and version=latest', path: `${LIST}/?version=latest&release=2026&collection=CORE&format=yaml`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(1, 'index.yaml', 'collection/CORE/version/latest/')}` }, full: { status: 200, file: `/releases/2026${page(1, 'index.yaml', 'collection/CORE/version/latest/')}`, linksAside: true } },
     { id: 'release-detail', what: 'a matrix of release=2026 (its 2026 annotations)', path: `${LIST}/MA0139.1/?format=json&release=2026`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${LIST}/MA0139.1/index.json` } },
     { id: 'release-by-path', what: 'the 2026 list\'s query URL under its path (as its bodies link it)', path: `/releases/2026${LIST}?format=json&page=3`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(3)}` } },
     { id: 'release-unmirrored', what: 'release=2026 with collection=UNVALIDATED: 404 saying why', path: `${LIST}/?release=2026&collection=UNVALIDATED`, needs: ['query', 'releases', 'missing-404'], expect: { status: 404, detail: 'JASPAR 2026\'s UNVALIDATED collection is not mirrored' } },
@@ -112,8 +126,8 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'release-new-matrix', what: 'a matrix new in 2026 without release=', path: `${LIST}/MA2593.1/?format=jaspar`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA2593.1/index.jaspar.txt` } },
 
     // Other list endpoints.
-    { id: 'collection-page', what: '/api/v1/collections/CORE/ page 2', path: '/api/v1/collections/CORE/?page=2', needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'collection/CORE/') } },
-    { id: 'taxon-yaml', what: '/api/v1/taxon/plants/ in YAML', path: '/api/v1/taxon/plants/?format=yaml', needs: ['query'], expect: { status: 200, file: page(1, 'index.yaml', 'tax_group/plants/') } },
+    { id: 'collection-page', what: '/api/v1/collections/CORE/ page 2', path: '/api/v1/collections/CORE/?page=2', needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'collection/CORE/') }, full: { status: 200, file: page(2, 'index.json', 'collection/CORE/'), linksAside: true } },
+    { id: 'taxon-yaml', what: '/api/v1/taxon/plants/ in YAML', path: '/api/v1/taxon/plants/?format=yaml', needs: ['query'], expect: { status: 200, file: page(1, 'index.yaml', 'tax_group/plants/') }, full: { status: 200, file: page(1, 'index.yaml', 'tax_group/plants/'), linksAside: true } },
     { id: 'collections-index', what: '/api/v1/collections (no slash)', path: '/api/v1/collections', needs: ['query', 'folder-json'], expect: { status: 200, file: '/api/v1/collections/index.json' } },
     { id: 'api-root', what: '/api/v1/ answers JSON', path: '/api/v1/', needs: ['folder-json'], expect: { status: 200, file: '/api/v1/index.json' } },
 
@@ -124,20 +138,20 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'detail-double-slash', what: 'a matrix with a double slash', path: '/api/v1//matrix/MA0139.1/', needs: ['folder-json'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
     { id: 'detail-unknown', what: 'an unknown matrix: 404 "Not found."', path: `${LIST}/MA9999.9/`, needs: ['folder-json', 'missing-404'], expect: { status: 404, detail: NOT_FOUND } },
     { id: 'detail-unknown-format', what: 'a matrix in an unknown format: 404 "Not found."', path: `${LIST}/MA0139.1/?format=xml`, needs: ['query'], expect: { status: 404, detail: NOT_FOUND } },
-    { id: 'base-id', what: 'a base id: its latest version', path: `${LIST}/MA0139/?format=pfm`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139/index.pfm.txt` } },
+    { id: 'base-id', what: 'a base id: its latest version', path: `${LIST}/MA0139/?format=pfm`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139/index.pfm.txt` }, full: { status: 404, detail: NOT_FOUND } },
     { id: 'versions', what: 'the versions of a base id in YAML', path: `${LIST}/MA0139/versions/?format=yaml`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139/versions/index.yaml` } },
     { id: 'sites-bed', what: 'binding sites as BED', path: '/api/v1/sites/MA0014.2/?format=bed', needs: ['query'], expect: { status: 200, file: '/api/v1/sites/MA0014.2/index.bed.txt' } },
     { id: 'release', what: 'the mirrored release', path: '/api/v1/releases/2024/', needs: ['folder-json'], expect: { status: 200, file: '/api/v1/releases/2024/index.json' } },
 
     // Format suffixes (DRF's format_suffix_patterns on the matrix endpoints).
     { id: 'suffix-detail', what: '/api/v1/matrix/MA0139.1.jaspar', path: `${LIST}/MA0139.1.jaspar`, needs: ['suffix', 'api-types'], expect: { status: 200, file: `${LIST}/MA0139.1/index.jaspar.txt`, contentType: 'text/jaspar; charset=utf-8' } },
-    { id: 'suffix-list', what: '/api/v1/matrix.json?page=2', path: `${LIST}.json?page=2`, needs: ['suffix'], expect: { status: 200, file: page(2) } },
+    { id: 'suffix-list', what: '/api/v1/matrix.json?page=2', path: `${LIST}.json?page=2`, needs: ['suffix'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
     { id: 'suffix-versions', what: '/api/v1/matrix/MA0139/versions.json', path: `${LIST}/MA0139/versions.json`, needs: ['suffix'], expect: { status: 200, file: `${LIST}/MA0139/versions/index.json` } },
 
     // The Accept header.
     { id: 'accept-detail', what: 'Accept: text/transfac on a matrix', path: `${LIST}/MA0139.1/`, headers: { accept: 'text/transfac' }, needs: ['accept'], expect: { status: 200, file: `${LIST}/MA0139.1/index.transfac.txt` } },
-    { id: 'accept-list', what: 'Accept: application/yaml on the list, page 2', path: `${LIST}/?page=2`, headers: { accept: 'application/yaml' }, needs: ['accept', 'query'], expect: { status: 200, file: page(2, 'index.yaml') } },
-    { id: 'accept-format-wins', what: '?format= wins over Accept', path: `${LIST}/MA0139.1/?format=json`, headers: { accept: 'text/meme' }, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
+    { id: 'accept-list', what: 'Accept: application/yaml on the list, page 2', path: `${LIST}/?page=2`, headers: { accept: 'application/yaml' }, needs: ['accept', 'query'], expect: { status: 200, file: page(2, 'index.yaml') }, full: { status: 200, file: page(2, 'index.yaml'), linksAside: true } },
+    { id: 'accept-format-wins', what: '?format= wins over Accept', path: `${LIST}/MA0139.1/?format=json`, headers: { accept: 'text/meme' }, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` }, full: { status: 406, detail: 'Could not satisfy the request Accept header.' } },
   ];
 }
 
@@ -207,10 +221,14 @@ export function browserCases(): Case[] {
   ];
 }
 
-export type HostName = 'netlify' | 'nginx' | 'caddy' | 'apache' | 'http-server';
+export type HostName = 'node' | 'netlify' | 'nginx' | 'caddy' | 'apache' | 'http-server';
+
+/** Hosts that answer with the edge handler: a case's `full` applies. */
+export const FULL_API_HOSTS: ReadonlySet<HostName> = new Set(['node']);
 
 /** What each host lacks, and why (documented or tested behaviour of the host, not a test result). */
 export const LACKS: Record<HostName, Partial<Record<Ability, string>>> = {
+  node: {},
   nginx: {},
   caddy: {},
   apache: {},

@@ -19,7 +19,7 @@ describe('npm run serve', () => {
   });
 
   it.each([
-    [['--server', 'iis'], /--server must be one of netlify, cloudflare, nginx, caddy, apache, http-server/],
+    [['--server', 'iis'], /--server must be one of node, netlify, cloudflare, nginx, caddy, apache, http-server/],
     [['--server', 'netlify', '--edge', 'maybe'], /--edge must be on or off/],
     [['--server', 'nginx', '--edge', 'off'], /--edge off is for --server netlify/],
     [['--server', 'nginx', '--port', 'eighty'], /--port must be a port number/],

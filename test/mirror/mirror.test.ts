@@ -11,9 +11,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { build } from '../../generator/build.ts';
 import { writeMirror } from '../../generator/write/mirror.ts';
-import { ARCHIVE, ARCHIVE_FOLDER, MANIFEST, rel } from '../../generator/mirror/layout.ts';
-import { listSite, manifestLine, parseManifest, printManifest, sha256 } from '../../generator/mirror/manifest.ts';
-import { FIXED_MTIME } from '../../generator/mirror/tar.ts';
+import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
+import { listSite, manifestLine, parseManifest, sha256 } from '../../generator/mirror/manifest.ts';
+import { contentMtime } from '../../generator/mirror/tar.ts';
 import { intact, verifyMirror } from '../../generator/mirror/verify.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { runScript } from '../support/run.ts';
@@ -54,31 +54,36 @@ describe('a small fixture', () => {
     expect([...a.subarray(0, 10)]).toEqual([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, a[8], 3]);
   });
 
-  it('the manifest lists every file of the site and the archive, with their SHA-256', () => {
+  it('the manifest lists every file of the site but the archive and its checksum, with their SHA-256; the archive has a checksum file of its own', () => {
     const manifest = parseManifest(readFileSync(path.join(one, rel(MANIFEST)), 'utf8'));
     const { files } = listSite(one);
-    expect([...manifest.keys()].sort()).toEqual(files.filter((f) => f !== rel(MANIFEST)).sort());
-    expect(manifest.get(rel(ARCHIVE))).toBe(sha256(readFileSync(path.join(one, rel(ARCHIVE)))));
+    expect([...manifest.keys()].sort()).toEqual(files.filter((f) => ![rel(MANIFEST), rel(ARCHIVE), rel(ARCHIVE_SUM)].includes(f)).sort());
+    expect(manifest.has('.nojekyll') && manifest.has('README.md') && manifest.has('serve.mjs')).toBe(true);
+    expect(readFileSync(path.join(one, rel(ARCHIVE_SUM)), 'utf8')).toBe(manifestLine('jaspar-api-mirror.tar.gz', sha256(readFileSync(path.join(one, rel(ARCHIVE))))));
+    // sha256sum itself, as a user runs it: beside the archive, and at the site's root.
+    execFileSync('sha256sum', ['-c', '--quiet', path.basename(ARCHIVE_SUM)], { cwd: path.join(one, 'download') });
+    execFileSync('sha256sum', ['-c', '--quiet', rel(MANIFEST)], { cwd: one });
     expect(manifest.get('index.html')).toBe(sha256(readFileSync(path.join(one, 'index.html'))));
   });
 
-  it('the archive holds every file of the site but itself, in one folder, owned by 0:0 with fixed modes and time', () => {
+  it('the archive holds every file of the site but itself and its checksum, in one folder, owned by 0:0 with fixed modes, each file\'s time from its bytes', () => {
     const listing = execFileSync('tar', ['-tvzf', path.join(one, rel(ARCHIVE)), '--numeric-owner'], { encoding: 'utf8' }).trim().split('\n');
     const names = listing.map((l) => l.slice(l.indexOf(`${ARCHIVE_FOLDER}/`)));
     const files = names.filter((n) => !n.endsWith('/')).map((n) => n.slice(ARCHIVE_FOLDER.length + 1));
-    expect(files.sort()).toEqual(listSite(one).files.filter((f) => f !== rel(ARCHIVE)).sort());
+    expect(files.sort()).toEqual(listSite(one).files.filter((f) => f !== rel(ARCHIVE) && f !== rel(ARCHIVE_SUM)).sort());
     expect(names[0]).toBe(`${ARCHIVE_FOLDER}/`);
     expect(names[names.length - 1]).toBe(`${ARCHIVE_FOLDER}/${rel(MANIFEST)}`);
-    for (const line of listing) expect(line).toMatch(/^(-rw-r--r--|drwxr-xr-x) 0\/0 +\d+ 1985-10-26 \d\d:\d\d /);
+    for (const line of listing) expect(line).toMatch(/^(-rw-r--r--|drwxr-xr-x) 0\/0 +\d+ \d{4}-\d\d-\d\d \d\d:\d\d /);
+    for (const line of listing.filter((l) => l.startsWith('d'))) expect(line).toMatch(/ 1985-10-26 /);
   });
 
-  it('unpacks into an empty folder that verifies; its manifest is the site\'s without the archive line', async () => {
+  it('unpacks into an empty folder that verifies (sha256sum too); its manifest is the site\'s', async () => {
     const mirror = unpack(path.join(one, rel(ARCHIVE)));
     const report = verifyMirror(mirror);
     expect(intact(report)).toBe(true);
-    const site = parseManifest(readFileSync(path.join(one, rel(MANIFEST)), 'utf8'));
-    site.delete(rel(ARCHIVE));
-    expect(readFileSync(path.join(mirror, rel(MANIFEST)), 'utf8')).toBe(printManifest(site));
+    expect(readFileSync(path.join(mirror, rel(MANIFEST)), 'utf8')).toBe(readFileSync(path.join(one, rel(MANIFEST)), 'utf8'));
+    execFileSync('sha256sum', ['-c', '--quiet', rel(MANIFEST)], { cwd: mirror });
+    expect(existsSync(path.join(mirror, '.nojekyll'))).toBe(true);
     const cli = await verifyCli(mirror);
     expect(cli.status).toBe(0);
     expect(cli.stdout.trim().split('\n')).toHaveLength(1);
@@ -145,8 +150,8 @@ describe('a small fixture', () => {
       const downloads = (await get(`${server.origin}/download/`)).body.toString();
       for (const href of [...downloads.matchAll(/href="(\/download\/[^"]+)"/g)].map((m) => m[1])) {
         const status = (await get(`${server.origin}${href}`)).status;
-        // The archive is not part of the unpacked mirror; everything else the page links is.
-        expect(status, href).toBe(href === ARCHIVE ? 404 : 200);
+        // The archive and its checksum are not part of the unpacked mirror; everything else the page links is.
+        expect(status, href).toBe(href === ARCHIVE || href === ARCHIVE_SUM ? 404 : 200);
       }
       expect((await get(`${server.origin}/download/all/JASPAR2024_all_matrices_meme.txt`)).body.toString()).toMatch(/^MEME version 4/);
     });
@@ -198,8 +203,9 @@ describe('the full site (global setup build)', () => {
     const wrong: string[] = [];
     await readArchive(archive, (m) => {
       expect(m.path.startsWith(`${ARCHIVE_FOLDER}/`)).toBe(true);
-      expect([m.uid, m.gid, m.mtime]).toEqual([0, 0, FIXED_MTIME]);
+      expect([m.uid, m.gid]).toEqual([0, 0]);
       if (m.type !== '0') return;
+      expect(m.mtime).toBe(contentMtime(sha256(m.content)));
       const file = m.path.slice(ARCHIVE_FOLDER.length + 1);
       seen.push(file);
       bytes += m.content.length;
@@ -208,9 +214,9 @@ describe('the full site (global setup build)', () => {
     });
     expect(wrong).toEqual([]);
     expect(seen[seen.length - 1]).toBe(rel(MANIFEST));
-    expect(seen.slice(0, -1)).toEqual([...manifest.keys()].filter((f) => f !== rel(ARCHIVE)));
-    // The manifest inside is the site's without its last line, the archive's.
-    expect(inner + manifestLine(rel(ARCHIVE), manifest.get(rel(ARCHIVE))!)).toBe(manifestText);
+    expect(seen.slice(0, -1)).toEqual([...manifest.keys()]);
+    // The manifest inside is the site's.
+    expect(inner).toBe(manifestText);
     process.stdout.write(
       `full site: archive ${(statSync(archive).size / 1e6).toFixed(1)} MB; unpacks to ${seen.length} files, ${(bytes / 1e6).toFixed(1)} MB; npm run verify: ${verify.stdout.trim()}\n`,
     );
