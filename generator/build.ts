@@ -33,6 +33,7 @@ import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
+import { WHOLE_SITE, type MirrorScope } from './mirror/archive.ts';
 import { downloadFiles } from './plan/mirror.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
@@ -348,9 +349,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const written = await writer.write(plan);
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
-  if (options.profile !== 'compact') await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0 });
-  // A full build's archive and manifest in the folder are that step's files (the writer keeps them): gone with it.
-  else removeMirror(options.outDir);
+  // One archive per release (each under GitHub's 100 MB a file): the site's root without the other releases' sites, and each of those.
+  const others = report.releases.filter((r) => !r.default).map((r) => releasePrefix(r.year).slice(0, -1));
+  const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
+  if (options.profile !== 'compact') {
+    for (const scope of scopes) await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope });
+  }
+  // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
+  else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   writer.commit(done);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false };

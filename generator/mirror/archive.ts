@@ -61,8 +61,32 @@ export interface MirrorReport {
   seconds: number;
 }
 
+/**
+ * What one archive holds: the site's root without the other releases' sites
+ * (dir "", exclude ["releases"]), or one other release's site (dir
+ * "releases/2026"). Its archive, checksum and manifest lie in its own
+ * download/ folder; paths inside are the site's, so that the archives
+ * unpacked in one folder make the whole site (each under GitHub's 100 MB a
+ * file).
+ */
+export interface MirrorScope {
+  dir: string;
+  exclude: readonly string[];
+}
+
+/** The whole site as one archive (a site of one release). */
+export const WHOLE_SITE: MirrorScope = { dir: '', exclude: [] };
+
+/** The archive's, its checksum's and the manifest's paths (relative to the site's root) for a scope. */
+export function scopeFiles(scope: MirrorScope): { archive: string; sum: string; manifest: string } {
+  const at = (urlPath: string) => (scope.dir ? `${scope.dir}/${rel(urlPath)}` : rel(urlPath));
+  return { archive: at(ARCHIVE), sum: at(ARCHIVE_SUM), manifest: at(MANIFEST) };
+}
+
 export interface MirrorOptions {
   level?: number;
+  /** What the archive holds (default: the whole site). */
+  scope?: MirrorScope;
   /** The caller wrote or removed files since the last archive: no point hashing the site to find out whether it can be kept. */
   siteChanged?: boolean;
 }
@@ -75,11 +99,12 @@ export interface ManifestSink {
 }
 
 /** The previous archive and manifest, when an unchanged site lets them stay: the manifest is rebuilt into the sink and compared. */
-export async function previousMirrorKept(root: string, sink: ManifestSink): Promise<Omit<MirrorReport, 'seconds'> | null> {
-  const archiveFile = path.join(root, rel(ARCHIVE));
-  const previous = await readPrevious(archiveFile, path.join(root, rel(MANIFEST)), path.join(root, rel(ARCHIVE_SUM)));
+export async function previousMirrorKept(root: string, sink: ManifestSink, scope: MirrorScope = WHOLE_SITE): Promise<Omit<MirrorReport, 'seconds'> | null> {
+  const files = scopeFiles(scope);
+  const archiveFile = path.join(root, files.archive);
+  const previous = await readPrevious(archiveFile, path.join(root, files.manifest), path.join(root, files.sum));
   if (!previous) return null;
-  const site = writeInnerManifest(root, sink);
+  const site = writeInnerManifest(root, sink, scope);
   if (site.manifestSha256 !== previous.innerSha256 || hashFile(archiveFile) !== previous.archiveSha256) return null;
   return { files: site.files + 1, bytes: site.bytes + site.manifestBytes, archiveBytes: (await stat(archiveFile)).size, archiveSha256: previous.archiveSha256, written: false };
 }
@@ -89,14 +114,14 @@ export async function previousMirrorKept(root: string, sink: ManifestSink): Prom
  * the other; the manifest's lines go to the sink as the files are read.
  * tarred counts the files and bytes archived.
  */
-export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL): AsyncGenerator<Buffer> {
+export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE): AsyncGenerator<Buffer> {
   const fix = (member: Buffer) => {
     member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
     return member;
   };
   // Blocks are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<Buffer>[] = [];
-  for (const block of blocks(tarEntries(root, sink, tarred), BLOCK)) {
+  for (const block of blocks(tarEntries(root, sink, tarred, scope), BLOCK)) {
     inFlight.push(gzipBlock(block, { level, memLevel: 9 }));
     if (inFlight.length > IN_FLIGHT) yield fix(await inFlight.shift()!);
   }
@@ -115,21 +140,24 @@ async function readPrevious(archiveFile: string, manifestFile: string, sumFile: 
   }
 }
 
-/** Every file of the site to archive: all but the archive, its checksum and the manifest. */
-function* siteFiles(root: string): Generator<{ path: string; kind: 'dir' | 'file' }> {
-  for (const entry of walkSite(root)) {
+/** Every file of the scope to archive: all but the archive, its checksum, the manifest and the folders left to other archives. */
+function* siteFiles(root: string, scope: MirrorScope): Generator<{ path: string; kind: 'dir' | 'file' }> {
+  const own = scopeFiles(scope);
+  const left = (p: string) => scope.exclude.some((x) => p === x || p.startsWith(`${x}/`));
+  for (const entry of walkSite(root, scope.dir)) {
+    if (left(entry.path)) continue;
     if (entry.kind === 'other') throw new Error(`cannot archive ${entry.path}: not a regular file or folder`);
-    if (entry.path !== rel(ARCHIVE) && entry.path !== rel(ARCHIVE_SUM) && entry.path !== rel(MANIFEST)) yield { path: entry.path, kind: entry.kind };
+    if (entry.path !== own.archive && entry.path !== own.sum && entry.path !== own.manifest) yield { path: entry.path, kind: entry.kind };
   }
 }
 
 /** Hashes every file into the manifest file (no archive line): the check before keeping a previous archive. */
-function writeInnerManifest(root: string, out: ManifestSink) {
+function writeInnerManifest(root: string, out: ManifestSink, scope: MirrorScope) {
   let files = 0;
   let bytes = 0;
   let manifestFile: string;
   try {
-    for (const entry of siteFiles(root)) {
+    for (const entry of siteFiles(root, scope)) {
       if (entry.kind !== 'file') continue;
       const content = readFileSync(path.join(root, entry.path));
       out.write(manifestLine(entry.path, sha256(content)));
@@ -144,12 +172,15 @@ function writeInnerManifest(root: string, out: ManifestSink) {
 }
 
 /** The tar stream: the folder, then every folder and file in tree order, then the manifest of all of them. */
-function* tarEntries(root: string, manifest: ManifestSink, out: { files: number; bytes: number }): Generator<Buffer> {
+function* tarEntries(root: string, manifest: ManifestSink, out: { files: number; bytes: number }, scope: MirrorScope): Generator<Buffer> {
   const inArchive = (file: string) => `${ARCHIVE_FOLDER}/${file}`;
   let manifestFile: string;
   try {
     yield entryHeader(ARCHIVE_FOLDER, 'dir', 0);
-    for (const entry of siteFiles(root)) {
+    // Another release's archive: the folders it lies in first (releases/, releases/2026/).
+    const parts = scope.dir ? scope.dir.split('/') : [];
+    for (let i = 1; i <= parts.length; i++) yield entryHeader(inArchive(parts.slice(0, i).join('/')), 'dir', 0);
+    for (const entry of siteFiles(root, scope)) {
       if (entry.kind === 'dir') {
         yield entryHeader(inArchive(entry.path), 'dir', 0);
         continue;
@@ -171,7 +202,7 @@ function* tarEntries(root: string, manifest: ManifestSink, out: { files: number;
   const size = statSync(manifestFile).size;
   out.files++;
   out.bytes += size;
-  yield entryHeader(inArchive(rel(MANIFEST)), 'file', size, contentMtime(hashFile(manifestFile)));
+  yield entryHeader(inArchive(scopeFiles(scope).manifest), 'file', size, contentMtime(hashFile(manifestFile)));
   for (const bytes of chunksOf(manifestFile)) yield Buffer.from(bytes); // a copy: the chunk buffer is reused
   yield padding(size);
   yield END;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { GZIP_LEVEL, archiveMembers, previousMirrorKept, type ManifestSink, type MirrorOptions, type MirrorReport } from '../mirror/archive.ts';
+import { GZIP_LEVEL, WHOLE_SITE, archiveMembers, previousMirrorKept, scopeFiles, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope } from '../mirror/archive.ts';
 import { ARCHIVE, ARCHIVE_SUM, MANIFEST, rel } from '../mirror/layout.ts';
 import { manifestLine } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
@@ -47,11 +47,12 @@ class TempFile implements ManifestSink {
 }
 
 /** Writes (or keeps) the archive and the manifest of the site in outDir. */
-export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChanged = false }: MirrorOptions = {}): Promise<MirrorReport> {
+export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChanged = false, scope = WHOLE_SITE }: MirrorOptions = {}): Promise<MirrorReport> {
   const started = performance.now();
   const root = path.resolve(outDir);
-  const archiveFile = path.join(root, rel(ARCHIVE));
-  const manifestFile = path.join(root, rel(MANIFEST));
+  const files = scopeFiles(scope);
+  const archiveFile = path.join(root, files.archive);
+  const manifestFile = path.join(root, files.manifest);
   const temps: TempFile[] = [];
   const temp = (suffix: string) => {
     const t = new TempFile(path.join(root, `.mirror-${process.pid}.${suffix}`));
@@ -62,7 +63,7 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
   try {
     // An incremental build may leave the previous archive in place: keep it when nothing changed.
     if (!siteChanged) {
-      const kept = await previousMirrorKept(root, temp('check.SHA256SUMS'));
+      const kept = await previousMirrorKept(root, temp('check.SHA256SUMS'), scope);
       if (kept) return done(kept);
     }
     mkdirSync(path.dirname(archiveFile), { recursive: true });
@@ -71,7 +72,7 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
     const tarred = { files: 0, bytes: 0 };
     const compressed = createHash('sha256');
     let archiveBytes = 0;
-    for await (const member of archiveMembers(root, manifest, tarred, level)) {
+    for await (const member of archiveMembers(root, manifest, tarred, level, scope)) {
       compressed.update(member);
       archiveBytes += member.length;
       archive.write(member);
@@ -85,7 +86,7 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
     sum.finish();
     renameSync(archive.file, archiveFile);
     renameSync(manifest.file, manifestFile);
-    renameSync(sum.file, path.join(root, rel(ARCHIVE_SUM)));
+    renameSync(sum.file, path.join(root, files.sum));
     return done({ files: tarred.files, bytes: tarred.bytes, archiveBytes, archiveSha256, written: true });
   } finally {
     for (const t of temps) {
@@ -95,7 +96,7 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
   }
 }
 
-/** A compact build has no mirror: a full build's archive and manifest left in the folder go (they are this step's files). */
-export function removeMirror(outDir: string): void {
-  for (const file of [ARCHIVE, ARCHIVE_SUM, MANIFEST]) remove(outDir, rel(file));
+/** A compact build has no mirror: a full build's archives and manifests left in the folder go (they are this step's files). */
+export function removeMirror(outDir: string, scopes: readonly MirrorScope[] = [WHOLE_SITE]): void {
+  for (const scope of scopes) for (const file of Object.values(scopeFiles(scope))) remove(outDir, file);
 }
