@@ -203,7 +203,10 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // The Node server (issue 19, generator/server/): `node serve.mjs` answers the whole API, every release, from this folder.
   plan.root.add(SERVER_FILE, serverBundle());
   // The download as a product (issue 19): what it is and how to serve it, GitHub Pages without Jekyll, object stores' types.
-  plan.root.add(README, mirrorReadme({ name: main.release.info.name, year: main.release.info.year, base, citation: main.release.info.citation, license: main.release.info.license }));
+  plan.root.add(README, mirrorReadme({
+    name: main.release.info.name, year: main.release.info.year, base, citation: main.release.info.citation, license: main.release.info.license,
+    others: others.map((o) => ({ name: o.release.info.name, year: o.release.info.year, path: `/${releasePrefix(o.release.info.year).slice(0, -1)}`, citation: o.release.info.citation, lacking: o.release.info.collections.filter((c) => !c.mirrored).map((c) => c.name) })),
+  }));
   plan.root.add(NOJEKYLL, '');
   plan.root.add(CONTENT_TYPES_FILE, contentTypesTable());
   plan.root.add(S3_UPLOAD, s3UploadScript());

@@ -20,6 +20,24 @@ export interface ReadmeInput {
   base: string;
   citation?: string;
   license?: string;
+  /** The site's other releases, each a whole site under its path (/releases/2026), with its own archive. */
+  others?: { name: string; year: number; path: string; citation: string; lacking: string[] }[];
+}
+
+function releasesSection(r: ReadmeInput): string {
+  if (!r.others?.length) return '';
+  const lines = r.others.map((o) => `- **${o.name}** (\`release=${o.year}\`): the whole API under \`${o.path.slice(1)}/\`
+  (${o.path}/api/v1/matrix/…), its own archive \`${o.path.slice(1)}/${ARCHIVE.slice(1)}\`
+  (unpack it into this folder) and manifest \`${o.path.slice(1)}/${rel(MANIFEST)}\`.${o.lacking.length ? ` Not mirrored: ${o.lacking.join(', ')} (JASPAR has not published those files).` : ''}
+  Cite: ${o.citation}`);
+  return `
+## Releases
+
+URLs without \`release=\` answer ${r.name}, the newest release whose collections
+are all mirrored. \`release=<year>\` asks for another:
+
+${lines.join('\n')}
+`;
 }
 
 export function mirrorReadme(r: ReadmeInput): string {
@@ -38,6 +56,7 @@ keep this attribution when you copy or serve them, and cite JASPAR:
 
 > ${r.citation ?? `${r.name} (https://jaspar.elixir.no/)`}
 
+${releasesSection(r)}
 ## Verify
 
 In this folder (the unpacked \`${ARCHIVE_FOLDER}\`, or the served site):
