@@ -715,10 +715,11 @@ export function readReleaseInfo(text: string, load: (t: string) => unknown, file
   if (typeof values.meme_url === 'string' && !FORBIDDEN_CHARACTER.test(memeUrl) && !/^https?:\/\/[^\s]+$/.test(memeUrl)) {
     problems.add(file, lineOf('meme_url'), `"meme_url" ${q(memeUrl)} is not an http(s) URL without spaces`, 'write the URL, e.g. http://jaspar.genereg.net/matrix/{matrix_id}');
   }
-  string('citation');
-  string('license');
+  const citation = string('citation');
+  const license = string('license');
   if (problems.size > 0) throw new DatasetError(problems.items);
-  return { name, year: year as number, transfacFrom, memeUrl };
+  // The pages for people show the citation and licence; left out of the info when the description has none.
+  return { name, year: year as number, transfacFrom, memeUrl, ...(citation ? { citation } : {}), ...(license ? { license } : {}) };
 }
 
 export type { Base };

@@ -43,6 +43,10 @@ export interface ReleaseInfo {
   transfacFrom: string;
   /** MEME `URL` line; `{matrix_id}` is replaced. */
   memeUrl: string;
+  /** How to cite the release, shown on the pages for people. */
+  citation?: string;
+  /** The data's licence ("CC BY 4.0"). */
+  license?: string;
 }
 
 export interface Release {
