@@ -21,7 +21,7 @@ import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { planEndpoints } from './plan/endpoints.ts';
 import { defaultPageCount, planResources, withFormat } from './plan/resources.ts';
 import {
-  HOME, LIST, NOT_FOUND_PAGE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+  FAVICON, HOME, LIST, NOT_FOUND_PAGE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -122,6 +122,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
   for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: release.info.year })) plan.add(file, content);
   plan.add(outputFile(SITE_CSS), readFileSync(path.join(ASSETS, 'site.css')));
+  plan.add(outputFile(FAVICON), readFileSync(path.join(ASSETS, 'favicon.svg')));
   // The scripts with the route map in front (routes/client.ts).
   plan.add(outputFile(SITE_JS), withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
   plan.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
