@@ -16,6 +16,7 @@ import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
 import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
+import { NOT_FOUND_HTML, notFoundPage } from './pages/not-found.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { planEndpoints } from './plan/endpoints.ts';
@@ -129,6 +130,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.add(outputFile(SEARCH_INDEX), searchIndex(release));
   plan.add(outputFile(SEARCH_PAGE), searchPage(release, base));
   plan.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
+  plan.add(outputFile(NOT_FOUND_HTML), notFoundPage(release, base));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) plan.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from.

@@ -17,6 +17,7 @@
   var pager = document.getElementById('search-pages');
   var form = document.getElementById('search-filters');
   var rows = null;
+  var LOGO = (document.body.getAttribute('data-logo-size') || '48 26 130').split(' ').map(Number);
 
   function norm(s) { return String(s || '').toLowerCase(); }
   function compact(s) { return norm(s).replace(/[^a-z0-9]+/g, ''); }
@@ -34,7 +35,7 @@
         .concat(m[f.family].map(function (n) { return index.family[n]; }));
       return {
         id: m[f.matrix_id], name: m[f.name], collection: m[f.collection], taxGroup: m[f.tax_group],
-        species: species, latest: m[f.latest] === 1,
+        species: species, latest: m[f.latest] === 1, length: m[f.length],
         idText: norm(m[f.matrix_id]), nameCompact: compact(m[f.name]),
         words: words(text.join(' ')).concat(words(m[f.name])),
       };
@@ -144,7 +145,9 @@
       var img = document.createElement('img');
       img.src = ROUTES.logos + (ROUTES.logoShard ? id.slice(0, ROUTES.logoShard) + '/' : '') + id + '.svg';
       img.alt = 'Sequence logo of ' + row.id;
+      // The logo's size (logos/svg.ts logoSize: a fixed part and a pitch per column), so that results do not move as logos load.
       img.height = 50;
+      img.width = Math.round(((LOGO[0] + LOGO[1] * row.length) * 50) / LOGO[2]);
       img.loading = 'lazy';
       var logo = document.createElement('a');
       logo.href = href;

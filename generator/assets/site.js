@@ -123,6 +123,13 @@
         window.location.href = dir.replace(pageless, ROUTES.page + n + '/');
       });
     }
+    // The counts table says that it scrolls only where it does (the screen is narrower than the table).
+    Array.prototype.forEach.call(document.querySelectorAll('.scroll-cue'), function (cue) {
+      var region = cue.nextElementSibling;
+      var check = function () { cue.hidden = !(region && region.scrollWidth > region.clientWidth + 1); };
+      check();
+      window.addEventListener('resize', check);
+    });
     Array.prototype.forEach.call(document.querySelectorAll('a[data-svg-download]'), function (link) {
       var svg = link.closest('figure').querySelector('svg');
       if (!svg) return;

@@ -53,7 +53,7 @@ export function siteHeader(releaseName: string, breadcrumbs = ''): string {
 <header><div class="bar"><p class="brand"><a href="${HOME}"><img src="${FAVICON}" alt="" width="24" height="24"> JASPAR <span>mirror</span></a></p>
 <p class="release"><span>Release</span> <strong>${escapeHtml(releaseName)}</strong></p>
 <form class="search" role="search" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="SOX2, MA0139, human, P49711" autocomplete="off"> <button type="submit">Search</button></form></div>
-<nav class="sections" aria-label="Sections"><a href="${listDir(1)}">Matrices</a> <a href="${indexDir('collections')}">Collections</a> <a href="${indexDir('taxon')}">Taxa</a> <a href="${indexDir('species')}">Species</a> <a href="${DOWNLOADS_PAGE}">Downloads</a> <a href="${DOCS_DIR}">API</a></nav>
+<nav class="sections" aria-label="Sections"><a href="${listDir(1)}">Matrices</a> <a href="${indexDir('collections')}">Collections</a> <a href="${indexDir('taxon')}">Taxa</a> <a href="${indexDir('species', 1, 100)}">Species</a> <a href="${DOWNLOADS_PAGE}">Downloads</a> <a href="${DOCS_DIR}">API</a></nav>
 ${breadcrumbs ? `<nav class="crumbs" aria-label="Breadcrumbs">${breadcrumbs}</nav>` : ''}</header>`;
 }
 
@@ -148,7 +148,7 @@ function matrixTable(resource: Resource, context: FormatContext): string {
   const rows = resource.matrices
     .map((m) => {
       const href = escapeHtml(context.detailHref(m.matrixId));
-      return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${listLink('collection', m.collection)}</td><td>${listLink('tax_group', m.taxGroup)}</td><td>${speciesLinks(m)}</td><td class="logo-cell"><a href="${href}" tabindex="-1">${logoImg(context.logoHref(m.matrixId), m, 50)} loading="lazy"></a></td></tr>`;
+      return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${listLink('collection', m.collection)}</td><td>${listLink('tax_group', m.taxGroup)}</td><td>${speciesLinks(m)}</td><td class="logo-cell"><a href="${href}" tabindex="-1">${logoImg(context.logoHref(m.matrixId), m, 60)} loading="lazy"></a></td></tr>`;
     })
     .join('');
   return `<table class="matrices"><caption>Matrices on this page</caption><thead><tr><th scope="col">Matrix</th><th scope="col">Name</th><th scope="col">Collection</th><th scope="col">Taxon</th><th scope="col">Species</th><th scope="col">Logo</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -198,7 +198,7 @@ function matrixDetail(resource: Resource, context: FormatContext): string {
 ${logo}<figure>${inlineLogo(m)}<figcaption>Reverse complement · <a href="#logos" download="${id}.rc.svg" data-svg-download hidden>Download SVG</a></figcaption></figure>
 </section>`;
   const counts = `<section aria-labelledby="counts"><h2 id="counts">Counts</h2>
-${width > 12 ? `<p class="muted scroll-cue">${width} positions: the table scrolls sideways.</p>` : ''}<div class="scroll" tabindex="0" role="region" aria-label="Counts of ${id}"><table class="pfm"><caption>Counts of ${id}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div></section>`;
+<p class="muted scroll-cue" hidden>${width} positions: the table scrolls sideways.</p><div class="scroll" tabindex="0" role="region" aria-label="Counts of ${id}"><table class="pfm"><caption>Counts of ${id}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div></section>`;
   const files = resource.nav.formats
     .filter((f) => f.format !== 'api' && DOWNLOAD_EXTENSIONS[f.format] && (f.format !== 'bed' || m.sites !== null))
     .map((f) => `<li>${a(f.href, DOWNLOAD_LABELS[f.format], ` download="${id}.${DOWNLOAD_EXTENSIONS[f.format]}"`)}</li>`)

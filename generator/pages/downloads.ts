@@ -4,7 +4,7 @@
 // so it cannot state their sizes: a small script asks the server for them
 // (HEAD); without JavaScript the links still work.
 import type { Release } from '../dataset/types.ts';
-import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, rebase, siteFooter, siteHeader } from '../formats/api.ts';
 import { BUNDLE_FORMATS, type BulkFile, byMatrixId } from '../mirror/bulk.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, DOWNLOADS_JS, MANIFEST } from '../mirror/layout.ts';
 import { basePathOf, listDir, sitesPath } from '../routes/urls.ts';
@@ -55,19 +55,18 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
 <pre tabindex="0" role="region" aria-label="Commands: unpack, verify, serve">tar xzf ${fileName(ARCHIVE)}
 (cd ${ARCHIVE_FOLDER} &amp;&amp; sha256sum -c --quiet ${MANIFEST.slice(1)})
 npx http-server ${ARCHIVE_FOLDER}     # then open http://localhost:8080/</pre>
-<p>In a clone of this project, <code>npm run verify -- ${ARCHIVE_FOLDER}</code> checks the mirror too and names every missing, altered or extra file.</p>
+<p>The second command checks every file against the manifest; the third serves the mirror on your computer.</p>
 `;
   const compactNote = `<h2 id="mirror">Offline mirror</h2>
-<p>This is a compact build (<code>--profile compact</code>): the edge handler renders most of the API, so there is no archive of the whole site here. A full build (<code>npm run build</code>) has it.</p>
+<p>This copy of the site renders most pages on request, so it offers no archive of the whole site. The files below are complete.</p>
 `;
-  return rebase(`${htmlHead('Downloads – JASPAR REST API (static mirror)', `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
+  return rebase(`${htmlHead(`Downloads – ${release.info.name} (JASPAR mirror)`, `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
-<main>
+<main id="main" tabindex="-1">
 <h1>Downloads</h1>
-<p>${name} as files: ${archive ? 'the whole API as one archive, ' : ''}the list in one file per format, and JASPAR's download bundles. Absolute URLs inside point at <code>${escapeHtml(base)}</code>.</p>
+<p>${name} as files: every matrix in one file per format, JASPAR's download bundles by collection and taxon, the binding sites${archive ? ', and the whole site as one archive to use offline' : ''}. Links inside the files point at <code>${escapeHtml(base)}</code>.</p>
 
-${archive ? offlineMirror : compactNote}<p>A plain static server answers the path URLs (<code>/api/v1/matrix/page/2/index.json</code>) and the pages for people; query URLs (<code>?format=&amp;page=</code>) need Netlify's rules (<code>_redirects</code>, included) or a browser. For another address, build the site with <code>--base-url</code> (see the project's README).</p>
-
+${archive ? offlineMirror : compactNote}
 <h2 id="list">The whole list in one file</h2>
 <table>
 <caption>Every matrix of the list (${release.matrices.length}), in list order: all list pages' results in one file</caption>
@@ -87,9 +86,9 @@ ${bundleRows}
 </table>
 
 <h2 id="sites">Binding sites</h2>
-<p>Matrices with binding sites in the release link a BED file from their <code>sites_url</code>${withSites ? `, e.g. ${link(sitesPath(withSites.matrixId))}` : ''}.</p>
-<p>Data: ${name}, CC BY 4.0. Please cite JASPAR when you use it.</p>
+<p>Where the release has the binding sites a matrix was built from, its page offers them as a BED file${withSites ? `, e.g. ${link(sitesPath(withSites.matrixId))}` : ''}.</p>
 </main>
+${siteFooter(release.info)}
 </body>
 </html>
 `, basePathOf(base));

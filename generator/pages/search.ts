@@ -9,6 +9,7 @@
 // which halves it before compression.
 import type { Release } from '../dataset/types.ts';
 import { escapeHtml, htmlHead, rebase, siteFooter, siteHeader } from '../formats/api.ts';
+import { LOGO_LAYOUT, logoSize } from '../logos/svg.ts';
 import { filterValues, latestVersions, listOrder } from '../plan/views.ts';
 import { SEARCH_INDEX, SEARCH_JS, basePathOf, listDir } from '../routes/urls.ts';
 
@@ -86,7 +87,7 @@ export function searchIndex(release: Release): string {
 export function searchPage(release: Release, base = ''): string {
   const values = filterValues(release);
   const options = (list: string[]) => list.map((v) => `<option value="${escapeHtml(v)}">${escapeHtml(v)}</option>`).join('');
-  return rebase(`${htmlHead(`Search – ${release.info.name} (JASPAR mirror)`, `<script src="${SEARCH_JS}" defer></script>\n`)}<body data-index="${SEARCH_INDEX}">
+  return rebase(`${htmlHead(`Search – ${release.info.name} (JASPAR mirror)`, `<script src="${SEARCH_JS}" defer></script>\n`)}<body data-index="${SEARCH_INDEX}" data-logo-size="${logoSize(0).width} ${LOGO_LAYOUT.column} ${logoSize(0).height}">
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main id="main" tabindex="-1">
 <h1>Search matrices</h1>
