@@ -50,7 +50,7 @@ ${extra}</head>
  */
 export function siteHeader(releaseName: string, breadcrumbs = ''): string {
   return `<a class="skip" href="#main">Skip to content</a>
-<header><div class="bar"><p class="brand"><a href="${HOME}"><img src="${FAVICON}" alt="" width="24" height="24"> JASPAR <span>mirror</span></a></p>
+<header><div class="bar"><p class="brand"><a href="${HOME}"><img class="icon" src="${FAVICON}" alt="" width="24" height="24"> JASPAR <span>mirror</span></a></p>
 <p class="release"><span>Release</span> <strong>${escapeHtml(releaseName)}</strong></p>
 <form class="search" role="search" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="SOX2, MA0139, human, P49711" autocomplete="off"> <button type="submit">Search</button></form></div>
 <nav class="sections" aria-label="Sections"><a href="${listDir(1)}">Matrices</a> <a href="${indexDir('collections')}">Collections</a> <a href="${indexDir('taxon')}">Taxa</a> <a href="${indexDir('species', 1, 100)}">Species</a> <a href="${DOWNLOADS_PAGE}">Downloads</a> <a href="${DOCS_DIR}">API</a></nav>

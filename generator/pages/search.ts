@@ -11,7 +11,7 @@ import type { Release } from '../dataset/types.ts';
 import { escapeHtml, htmlHead, rebase, siteFooter, siteHeader } from '../formats/api.ts';
 import { LOGO_LAYOUT, logoSize } from '../logos/svg.ts';
 import { filterValues, latestVersions, listOrder } from '../plan/views.ts';
-import { SEARCH_INDEX, SEARCH_JS, basePathOf, listDir } from '../routes/urls.ts';
+import { SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, basePathOf, listDir } from '../routes/urls.ts';
 
 export { SEARCH_INDEX, SEARCH_JS };
 
@@ -91,7 +91,7 @@ export function searchPage(release: Release, base = ''): string {
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main id="main" tabindex="-1">
 <h1>Search matrices</h1>
-<form class="filters" id="search-filters" action="" method="get"><label>Collection <select name="collection"><option value="">all</option>${options(values.collection)}</select></label> <label>Taxon <select name="tax_group"><option value="">all</option>${options(values.tax_group)}</select></label> <label><input type="checkbox" name="latest" value="1"> latest versions only</label></form>
+<form class="filters" id="search-filters" action="${SEARCH_PAGE}" method="get"><label>Collection <select name="collection"><option value="">all</option>${options(values.collection)}</select></label> <label>Taxon <select name="tax_group"><option value="">all</option>${options(values.tax_group)}</select></label> <label><input type="checkbox" name="latest" value="1"> latest versions only</label></form>
 <p id="search-status" role="status" aria-live="polite">Search by transcription factor name (SOX2, CTCF), matrix ID (MA0139.1, MA0139), species (Homo sapiens, human, 9606), UniProt ID (P49711), class or family (zinc finger), taxonomic group (plants) or data type (ChIP-seq). Every word must match; exact names come first.</p>
 <noscript><p>Search needs JavaScript. Without it, <a href="${listDir(1)}">browse the matrix list</a> (ordered by name) and its filters.</p></noscript>
 <div id="search-results"></div>

@@ -16,7 +16,7 @@ export const SITE_JS = '/static/api/site.js';
 export const SEARCH_JS = '/static/api/search.js';
 export const SEARCH_INDEX = '/static/search/index.json';
 /** The site's icon (a small sequence logo), in every page's head and banner. */
-export const FAVICON = '/static/favicon.svg';
+export const FAVICON = '/static/api/favicon.svg';
 /** JASPAR itself: the pages for people link a matrix's profile there (…/matrix/MA0139.1/). */
 export const JASPAR_SITE = 'https://jaspar.elixir.no/';
 /** What Netlify and http-server answer a missing file with. */
