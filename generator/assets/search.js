@@ -22,6 +22,8 @@
   function norm(s) { return String(s || '').toLowerCase(); }
   function compact(s) { return norm(s).replace(/[^a-z0-9]+/g, ''); }
   function words(s) { return norm(s).split(/[^a-z0-9.]+/).filter(Boolean); }
+  /** A field's words, and the field without spaces or punctuation ("ChIP-seq" → chipseq), for queries typed either way. */
+  function tokens(field) { var c = compact(field); return c ? words(field).concat([c]) : words(field); }
 
   /** Each matrix with what a query is matched against, prepared once. */
   function prepare(index) {
@@ -37,16 +39,17 @@
         id: m[f.matrix_id], name: m[f.name], collection: m[f.collection], taxGroup: m[f.tax_group],
         species: species, latest: m[f.latest] === 1, length: m[f.length],
         idText: norm(m[f.matrix_id]), nameCompact: compact(m[f.name]),
-        words: words(text.join(' ')).concat(words(m[f.name])),
+        words: text.concat([m[f.name]]).reduce(function (all, field) { return all.concat(tokens(field)); }, []),
       };
     });
   }
 
+  /** A word of the query as typed between spaces ("Sox-2" is one word). */
   function wordMatches(row, w) {
     var c = compact(w);
     if (c && row.nameCompact.indexOf(c) >= 0) return true;
     if (row.idText.indexOf(w) === 0) return true;
-    for (var i = 0; i < row.words.length; i++) if (row.words[i].indexOf(w) === 0) return true;
+    for (var i = 0; i < row.words.length; i++) if (row.words[i].indexOf(w) === 0 || (c && row.words[i].indexOf(c) === 0)) return true;
     return false;
   }
 
@@ -98,7 +101,7 @@
     pager.textContent = '';
     pager.hidden = true;
     var query = s.q.trim();
-    var ws = words(query);
+    var ws = norm(query).split(/\s+/).filter(Boolean);
     if (!rows) return;
     if (ws.length === 0 && !s.collection && !s.taxGroup) {
       status.textContent = 'Type a name, an ID, a species, a UniProt ID, a class or a family.';

@@ -52,7 +52,7 @@ export function siteHeader(releaseName: string, breadcrumbs = ''): string {
   return `<a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><p class="brand"><a href="${HOME}"><img class="icon" src="${FAVICON}" alt="" width="24" height="24"> JASPAR <span>mirror</span></a></p>
 <p class="release"><span>Release</span> <strong>${escapeHtml(releaseName)}</strong></p>
-<form class="search" role="search" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="SOX2, MA0139, human, P49711" autocomplete="off"> <button type="submit">Search</button></form></div>
+<form class="search" role="search" aria-label="Site" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="SOX2, MA0139, human" autocomplete="off"> <button type="submit">Search</button></form></div>
 <nav class="sections" aria-label="Sections"><a href="${listDir(1)}">Matrices</a> <a href="${indexDir('collections')}">Collections</a> <a href="${indexDir('taxon')}">Taxa</a> <a href="${indexDir('species', 1, 100)}">Species</a> <a href="${DOWNLOADS_PAGE}">Downloads</a> <a href="${DOCS_DIR}">API</a></nav>
 ${breadcrumbs ? `<nav class="crumbs" aria-label="Breadcrumbs">${breadcrumbs}</nav>` : ''}</header>`;
 }
@@ -246,7 +246,8 @@ function indexTable(resource: Resource): string {
   const cell = (c: NonNullable<Nav['table']>['rows'][number][number]) =>
     typeof c === 'string' ? escapeHtml(c) : 'external' in c ? external(c.href, c.label) : a(c.href, c.label);
   const rows = table.rows.map((r) => `<tr>${r.map((c) => `<td>${cell(c)}</td>`).join('')}</tr>`).join('');
-  return `<table class="index"><caption>${escapeHtml(resource.nav.title)}</caption><thead><tr>${table.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table>`;
+  // In a region that scrolls on a narrow screen rather than widening the page.
+  return `<div class="scroll" tabindex="0" role="region" aria-label="${escapeHtml(resource.nav.title)}"><table class="index"><caption>${escapeHtml(resource.nav.title)}</caption><thead><tr>${table.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 /**

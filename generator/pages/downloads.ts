@@ -44,6 +44,7 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
     })
     .join('\n');
   const offlineMirror = `<h2 id="mirror">Offline mirror</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="The offline mirror">
 <table>
 <caption>The whole site as one archive, and the SHA-256 of every file</caption>
 <thead><tr><th scope="col">file</th><th scope="col">size</th><th scope="col">what</th></tr></thead>
@@ -52,6 +53,7 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
 <tr><td>${link(MANIFEST)}</td><td>${askedSize(MANIFEST, 'missing')}</td><td>SHA-256 of every file (<code>sha256sum</code> format); the copy inside the archive lists every file but the archive</td></tr>
 </tbody>
 </table>
+</div>
 <pre tabindex="0" role="region" aria-label="Commands: unpack, verify, serve">tar xzf ${fileName(ARCHIVE)}
 (cd ${ARCHIVE_FOLDER} &amp;&amp; sha256sum -c --quiet ${MANIFEST.slice(1)})
 npx http-server ${ARCHIVE_FOLDER}     # then open http://localhost:8080/</pre>
@@ -68,6 +70,7 @@ ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
 
 ${archive ? offlineMirror : compactNote}
 <h2 id="list">The whole list in one file</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="The whole list in one file">
 <table>
 <caption>Every matrix of the list (${release.matrices.length}), in list order: all list pages' results in one file</caption>
 <thead><tr><th scope="col">format</th><th scope="col">file</th><th scope="col">size</th></tr></thead>
@@ -75,8 +78,10 @@ ${archive ? offlineMirror : compactNote}
 ${listRows}
 </tbody>
 </table>
+</div>
 
 <h2 id="bundles">JASPAR's download bundles</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="Download bundles">
 <table>
 <caption>The sets JASPAR publishes, with JASPAR's file names and layout; records in matrix id order</caption>
 <thead><tr><th scope="col">set</th><th scope="col">matrices</th>${BUNDLE_FORMATS.map((f) => `<th scope="col">${f}</th>`).join('')}</tr></thead>
@@ -84,6 +89,7 @@ ${listRows}
 ${bundleRows}
 </tbody>
 </table>
+</div>
 
 <h2 id="sites">Binding sites</h2>
 <p>Where the release has the binding sites a matrix was built from, its page offers them as a BED file${withSites ? `, e.g. ${link(sitesPath(withSites.matrixId))}` : ''}.</p>

@@ -25,7 +25,7 @@ ${siteHeader(release.info.name)}
 <main id="main" tabindex="-1">
 <h1>JASPAR transcription factor binding profiles</h1>
 <p>${name}: ${release.matrices.length} position frequency matrices of transcription factor binding sites, with their sequence logos, species, UniProt and PubMed references. This is a fast, unofficial mirror of <a href="https://jaspar.elixir.no/">JASPAR</a> and of its REST API.</p>
-<form class="search big" role="search" action="${SEARCH_PAGE}" method="get"><label for="home-search">Find a profile</label> <input id="home-search" name="q" type="search" placeholder="e.g. SOX2, CTCF, MA0139, Homo sapiens, P49711, zinc finger" autocomplete="off"> <button type="submit">Search</button></form>
+<form class="search big" role="search" aria-label="Find a profile" action="${SEARCH_PAGE}" method="get"><label for="home-search">Find a profile</label> <input id="home-search" name="q" type="search" placeholder="SOX2, P49711, human" autocomplete="off"> <button type="submit">Search</button></form>
 <h2>Browse</h2>
 <ul class="browse">
 <li><a href="${listDir(1)}">All matrices</a>, by name (${listPages} pages; filters for collection, taxon and latest versions)</li>
