@@ -17,12 +17,13 @@ import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
 import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
+import { NOT_FOUND_HTML, notFoundPage } from './pages/not-found.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { heldRelease, planEndpoints, type HeldRelease } from './plan/endpoints.ts';
 import { defaultPageCount, planBaseId, planResources, withFormat } from './plan/resources.ts';
 import {
-  HOME, LIST, NOT_FOUND_PAGE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+  FAVICON, HOME, LIST, NOT_FOUND_PAGE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -264,6 +265,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(SEARCH_INDEX), searchIndex(release));
   target.add(outputFile(SEARCH_PAGE), searchPage(release, base));
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
+  target.add(outputFile(NOT_FOUND_HTML), notFoundPage(release, base));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) target.add(file, content);
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
@@ -276,6 +278,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
 /** The pages' stylesheet and scripts, the scripts with the route map in front (routes/client.ts). */
 function plan_assets(target: PlanTarget, layout: Layout, root: string): void {
   target.add(outputFile(SITE_CSS), readFileSync(path.join(ASSETS, 'site.css')));
+  target.add(outputFile(FAVICON), readFileSync(path.join(ASSETS, 'favicon.svg')));
   target.add(outputFile(SITE_JS), withRoutes(readFileSync(path.join(ASSETS, 'site.js')), layout, root));
   target.add(outputFile(SEARCH_JS), withRoutes(readFileSync(path.join(ASSETS, 'search.js')), layout, root));
 }

@@ -1,8 +1,8 @@
-// How heavy the browsable pages are: for list page 1, the detail page of
-// MA0139.1 and the search page, the bytes of the HTML and of the CSS and JS
-// it loads (read from the built files, the stylesheets and scripts found in
-// the HTML), raw and gzip (level 9), and the total; plus the search index the
-// search page fetches. Logos are images, loaded lazily, and not counted.
+// How heavy the browsable pages are: for one page of each type (PAGES), the
+// bytes of the HTML and of the CSS, JS and images it loads at once (read from
+// the built files found in the HTML; images with loading="lazy", the list's
+// logos, are left out), raw and gzip (level 9), and the total; plus the
+// search index the search page fetches.
 //
 //   npx tsx scripts/page-weight.ts [SITE_DIR]      (default: public)
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,10 +15,18 @@ if (!existsSync(path.join(site, 'index.html'))) {
   process.exit(1);
 }
 
+// One page of each type people see; budgets (issue 20): a matrix page ≤ 30 KB and a list page ≤ 100 KB transferred (gzip).
 const PAGES: [string, string][] = [
+  ['home', '/'],
   ['list page 1', '/api/v1/matrix/page/1/'],
+  ['list page 1, 100 a page', '/api/v1/matrix/page_size/100/page/1/'],
   ['detail MA0139.1', '/api/v1/matrix/MA0139.1/'],
+  ['detail MA0014.2 (binding sites)', '/api/v1/matrix/MA0014.2/'],
+  ['versions MA0014', '/api/v1/matrix/MA0014/versions/'],
+  ['collections', '/api/v1/collections/page/1/'],
+  ['species, 100 a page', '/api/v1/species/page_size/100/page/1/'],
   ['search page', '/search/'],
+  ['downloads', '/download/'],
 ];
 const SEARCH_INDEX = '/static/search/index.json';
 
@@ -34,21 +42,26 @@ function fileOf(url: string): string {
 }
 
 /** Root-relative URLs of the stylesheets and scripts an HTML page loads (off-site ones are reported, not counted). */
-function assets(html: string): { css: string[]; js: string[]; offSite: string[] } {
+function assets(html: string): { css: string[]; js: string[]; img: string[]; offSite: string[] } {
   const attr = (tag: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*("([^"]*)"|'([^']*)'|([^\\s>]+))`, 'i').exec(tag)?.slice(2).find((v) => v !== undefined);
   const css: string[] = [];
   const js: string[] = [];
+  const img: string[] = [];
   const offSite: string[] = [];
   for (const [tag] of html.matchAll(/<link\b[^>]*>/gi)) {
     const rel = attr(tag, 'rel')?.toLowerCase().split(/\s+/) ?? [];
     const href = attr(tag, 'href');
     if (rel.includes('stylesheet') && href) (href.startsWith('/') && !href.startsWith('//') ? css : offSite).push(href);
   }
+  for (const [tag] of html.matchAll(/<img\b[^>]*>/gi)) {
+    const src = attr(tag, 'src');
+    if (src && attr(tag, 'loading') !== 'lazy') (src.startsWith('/') && !src.startsWith('//') ? img : offSite).push(src);
+  }
   for (const [tag] of html.matchAll(/<script\b[^>]*>/gi)) {
     const src = attr(tag, 'src');
     if (src) (src.startsWith('/') && !src.startsWith('//') ? js : offSite).push(src);
   }
-  return { css, js, offSite };
+  return { css, js, img: [...new Set(img)], offSite };
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
@@ -63,17 +76,19 @@ for (const [label, url] of PAGES) {
     continue;
   }
   const htmlBytes = readFileSync(htmlFile);
-  const { css, js, offSite } = assets(htmlBytes.toString('utf8'));
+  const { css, js, img, offSite } = assets(htmlBytes.toString('utf8'));
   const html = weigh(htmlBytes);
   const part = (urls: string[]) => urls.reduce((sum, u) => (existsSync(fileOf(u)) ? add(sum, weigh(readFileSync(fileOf(u)))) : sum), ZERO);
   const cssW = part(css);
   const jsW = part(js);
+  const imgW = part(img);
   out.push(`${label} (${url})`);
   out.push(row('HTML', html));
   out.push(row(`CSS ${css.join(' ') || '(none)'}`, cssW));
   out.push(row(`JS ${js.join(' ') || '(none)'}`, jsW));
-  out.push(row('total', add(add(html, cssW), jsW)));
-  const missing = [...css, ...js].filter((u) => !existsSync(fileOf(u)));
+  out.push(row(`images ${img.join(' ') || '(none)'}`, imgW));
+  out.push(row('total', add(add(add(html, cssW), jsW), imgW)));
+  const missing = [...css, ...js, ...img].filter((u) => !existsSync(fileOf(u)));
   if (missing.length) out.push(`  missing assets: ${missing.join(', ')}`);
   if (offSite.length) out.push(`  loaded from another host (not counted): ${offSite.join(', ')}`);
 }

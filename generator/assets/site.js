@@ -80,3 +80,63 @@
   }
   window.location.replace(dir + FILES[format]);
 })();
+
+// What the pages for people do with JavaScript: the filter form and the page
+// box go straight to the list folder they mean (every combination the form
+// offers is pre-rendered), and the reverse complement's logo, drawn into the
+// matrix page, is offered as an SVG file.
+(function () {
+  'use strict';
+  var ROUTES = window.JASPAR_ROUTES;
+
+  function ready() {
+    var filters = document.querySelector('form[data-filters]');
+    if (filters) {
+      filters.hidden = false;
+      filters.addEventListener('submit', function (event) {
+        event.preventDefault();
+        var dir = ROUTES.list;
+        var values = { collection: filters.elements.collection.value, tax_group: filters.elements.tax_group.value, version: filters.elements.version.checked ? 'latest' : '' };
+        // Folders nest in ROUTES.filters order (collection, tax_group, tax_id, version).
+        ROUTES.filters.forEach(function (key) { if (values[key]) dir += key + '/' + encodeURIComponent(values[key]) + '/'; });
+        var size = filters.elements.page_size.value;
+        if (size !== String(ROUTES.defaultPageSize)) dir += ROUTES.pageSize + encodeURIComponent(size) + '/';
+        window.location.href = dir + ROUTES.page + '1/';
+      });
+    }
+    var jump = document.querySelector('form[data-jump]');
+    if (jump) {
+      jump.addEventListener('submit', function (event) {
+        var input = jump.elements.page;
+        var n = Number(input.value);
+        var last = Number(input.max);
+        var dir = document.body.getAttribute('data-dir');
+        var pageless = new RegExp(ROUTES.page + '[0-9]+/$');
+        if (!pageless.test(dir)) return; // not a page folder: the form's own query URL
+        event.preventDefault();
+        if (!(n >= 1 && n <= last && Math.floor(n) === n)) {
+          input.setCustomValidity('Pages run from 1 to ' + last + '.');
+          input.reportValidity();
+          input.setCustomValidity('');
+          return;
+        }
+        window.location.href = dir.replace(pageless, ROUTES.page + n + '/');
+      });
+    }
+    // The counts table says that it scrolls only where it does (the screen is narrower than the table).
+    Array.prototype.forEach.call(document.querySelectorAll('.scroll-cue'), function (cue) {
+      var region = cue.nextElementSibling;
+      var check = function () { cue.hidden = !(region && region.scrollWidth > region.clientWidth + 1); };
+      check();
+      window.addEventListener('resize', check);
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('a[data-svg-download]'), function (link) {
+      var svg = link.closest('figure').querySelector('svg');
+      if (!svg) return;
+      link.href = URL.createObjectURL(new Blob([svg.outerHTML + '\n'], { type: 'image/svg+xml' }));
+      link.hidden = false;
+    });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
+  else ready();
+})();

@@ -1,7 +1,7 @@
 // The documentation page (/api/v1/live-api/), generated from the OpenAPI
 // description: every endpoint with its parameters, pre-rendered values,
 // errors and an example link. rbioapi's health check asks HEAD /api/v1/live-api/.
-import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, rebase, siteFooter, siteHeader } from '../formats/api.ts';
 import { OPENAPI_JSON, OPENAPI_YAML, ROOT_DIR, basePathOf } from '../routes/urls.ts';
 import type { OpenApi, Parameter } from './openapi.ts';
 
@@ -11,7 +11,7 @@ function values(p: Parameter): string {
   return schema.type ? `<code>${escapeHtml(schema.type)}</code>` : '';
 }
 
-export function docsPage(api: OpenApi, releaseName: string): string {
+export function docsPage(api: OpenApi, releaseName: string, release: Parameters<typeof siteFooter>[0] = { name: releaseName, citation: '', license: '' }): string {
   const sections = Object.entries(api.paths)
     .map(([path, { get }], i) => {
       const params = get.parameters
@@ -30,14 +30,15 @@ ${params ? `<div class="scroll" tabindex="0" role="region" aria-label="Parameter
     .join('\n');
   // The server is the build's base URL: its path prefixes every href.
   const server = api.servers[0]?.url;
-  return rebase(`${htmlHead('API documentation – JASPAR REST API (static mirror)')}<body>
-${siteHeader(releaseName, `<a href="${ROOT_DIR}">API root</a>`)}
-<main>
+  return rebase(`${htmlHead(`API documentation – ${releaseName} (JASPAR mirror)`)}<body>
+${siteHeader(releaseName, `<a href="${ROOT_DIR}?format=api">API root</a>`)}
+<main id="main" tabindex="-1">
 <h1>${escapeHtml(api.info.title)}</h1>
 <p>${escapeHtml(api.info.description)}</p>
 <p>Machine-readable: <a href="${OPENAPI_JSON}">OpenAPI (JSON)</a> · <a href="${OPENAPI_YAML}">OpenAPI (YAML)</a>. Server: <code>${escapeHtml(api.servers[0]?.url ?? '')}</code>.</p>
 ${sections}
 </main>
+${siteFooter(release)}
 </body>
 </html>
 `, server ? basePathOf(server) : '');

@@ -31,6 +31,10 @@ export interface Nav {
   logo?: string;
   versions?: Link[];
   breadcrumbs: Link[];
+  /** List pages: this view's filters and page size, and the values the filter form offers (absent: no form). */
+  view?: { filters: Record<string, string>; pageSize: number; pageSizes: readonly number[]; choices?: { collection: string[]; tax_group: string[] } };
+  /** Index lists (collections, taxa, species, releases): their items as a table of links for people. */
+  table?: { columns: string[]; rows: (Link | string | { label: string; href: string; external: true })[][] };
   /** The path the site lives under ("/jaspar"; absent at the host's root): hrefs above are site paths, the page prefixes them (api.ts rebase). */
   root?: string;
 }

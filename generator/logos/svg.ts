@@ -80,6 +80,16 @@ function label(text: string, x: number, y: number, size: number, used: Set<strin
   return out;
 }
 
+/** The outer size of the logo of a matrix with `columns` columns: pages give their <img> this size so that nothing moves as logos load. */
+export function logoSize(columns: number): { width: number; height: number } {
+  const L = LOGO_LAYOUT;
+  return {
+    width: L.left + L.axisGap + columns * L.column + L.right,
+    // Whole pixels for the outer size, so embedding it needs no fractions.
+    height: Math.ceil(L.top + L.plotHeight + L.numberGap + LABEL_DIGIT_HEIGHT * L.fontSize + L.bottom),
+  };
+}
+
 export function renderLogoSvg(pfm: Pfm): string {
   const L = LOGO_LAYOUT;
   const columns = logoColumns(pfm);
@@ -87,9 +97,7 @@ export function renderLogoSvg(pfm: Pfm): string {
   const perBit = L.plotHeight / MAX_BITS;
   const baseline = L.top + L.plotHeight;
   const digitHeight = LABEL_DIGIT_HEIGHT * L.fontSize;
-  const width = L.left + L.axisGap + n * L.column + L.right;
-  // Whole pixels for the outer size, so embedding it needs no fractions.
-  const height = Math.ceil(baseline + L.numberGap + digitHeight + L.bottom);
+  const { width, height } = logoSize(n);
   const usedLabelGlyphs = new Set<string>();
   const usedBases = new Set<Base>();
 

@@ -4,7 +4,7 @@
 // so it cannot state their sizes: a small script asks the server for them
 // (HEAD); without JavaScript the links still work.
 import type { Release } from '../dataset/types.ts';
-import { escapeHtml, htmlHead, rebase, siteHeader } from '../formats/api.ts';
+import { escapeHtml, htmlHead, rebase, siteFooter, siteHeader } from '../formats/api.ts';
 import { BUNDLE_FORMATS, type BulkFile, byMatrixId } from '../mirror/bulk.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, DOWNLOADS_JS, MANIFEST } from '../mirror/layout.ts';
 import { basePathOf, listDir, sitesPath } from '../routes/urls.ts';
@@ -44,6 +44,7 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
     })
     .join('\n');
   const offlineMirror = `<h2 id="mirror">Offline mirror</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="The offline mirror">
 <table>
 <caption>The whole site as one archive, and the SHA-256 of every file</caption>
 <thead><tr><th scope="col">file</th><th scope="col">size</th><th scope="col">what</th></tr></thead>
@@ -53,6 +54,7 @@ export function downloadsPage(release: Release, base: string, files: readonly Bu
 <tr><td>${link(ARCHIVE_SUM)}</td><td></td><td>SHA-256 of the archive (<code>sha256sum -c ${fileName(ARCHIVE_SUM)}</code> beside it)</td></tr>
 </tbody>
 </table>
+</div>
 <pre tabindex="0" role="region" aria-label="Commands: verify, unpack, verify, serve">sha256sum -c ${fileName(ARCHIVE_SUM)}
 tar xzf ${fileName(ARCHIVE)}
 (cd ${ARCHIVE_FOLDER} &amp;&amp; sha256sum -c --quiet ${MANIFEST.slice(1)})
@@ -61,17 +63,17 @@ node ${ARCHIVE_FOLDER}/serve.mjs     # the whole API; then open http://localhost
 <p>In a clone of this project, <code>npm run verify -- ${ARCHIVE_FOLDER}</code> checks the mirror too and names every missing, altered or extra file.</p>
 `;
   const compactNote = `<h2 id="mirror">Offline mirror</h2>
-<p>This is a compact build (<code>--profile compact</code>): the edge handler renders most of the API, so there is no archive of the whole site here. A full build (<code>npm run build</code>) has it.</p>
+<p>This copy of the site renders most pages on request, so it offers no archive of the whole site. The files below are complete.</p>
 `;
-  return rebase(`${htmlHead('Downloads – JASPAR REST API (static mirror)', `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
+  return rebase(`${htmlHead(`Downloads – ${release.info.name} (JASPAR mirror)`, `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
-<main>
+<main id="main" tabindex="-1">
 <h1>Downloads</h1>
-<p>${name} as files: ${archive ? 'the whole API as one archive, ' : ''}the list in one file per format, and JASPAR's download bundles. Absolute URLs inside point at <code>${escapeHtml(base)}</code>.</p>
+<p>${name} as files: every matrix in one file per format, JASPAR's download bundles by collection and taxon, the binding sites${archive ? ', and the whole site as one archive to use offline' : ''}. Links inside the files point at <code>${escapeHtml(base)}</code>.</p>
 
-${archive ? offlineMirror : compactNote}<p>A plain static server answers the path URLs (<code>/api/v1/matrix/page/2/index.json</code>) and the pages for people; query URLs (<code>?format=&amp;page=</code>) need Netlify's rules (<code>_redirects</code>, included) or a browser. For another address, build the site with <code>--base-url</code> (see the project's README).</p>
-
+${archive ? offlineMirror : compactNote}
 <h2 id="list">The whole list in one file</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="The whole list in one file">
 <table>
 <caption>Every matrix of the list (${release.matrices.length}), in list order: all list pages' results in one file</caption>
 <thead><tr><th scope="col">format</th><th scope="col">file</th><th scope="col">size</th></tr></thead>
@@ -79,8 +81,10 @@ ${archive ? offlineMirror : compactNote}<p>A plain static server answers the pat
 ${listRows}
 </tbody>
 </table>
+</div>
 
 <h2 id="bundles">JASPAR's download bundles</h2>
+<div class="scroll" tabindex="0" role="region" aria-label="Download bundles">
 <table>
 <caption>The sets JASPAR publishes, with JASPAR's file names and layout; records in matrix id order</caption>
 <thead><tr><th scope="col">set</th><th scope="col">matrices</th>${BUNDLE_FORMATS.map((f) => `<th scope="col">${f}</th>`).join('')}</tr></thead>
@@ -88,11 +92,12 @@ ${listRows}
 ${bundleRows}
 </tbody>
 </table>
+</div>
 
 <h2 id="sites">Binding sites</h2>
-<p>Matrices with binding sites in the release link a BED file from their <code>sites_url</code>${withSites ? `, e.g. ${link(sitesPath(withSites.matrixId))}` : ''}.</p>
-<p>Data: ${name}, CC BY 4.0. Please cite JASPAR when you use it.</p>
+<p>Where the release has the binding sites a matrix was built from, its page offers them as a BED file${withSites ? `, e.g. ${link(sitesPath(withSites.matrixId))}` : ''}.</p>
 </main>
+${siteFooter(release.info)}
 </body>
 </html>
 `, basePathOf(base));

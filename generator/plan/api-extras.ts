@@ -35,6 +35,6 @@ export function apiExtras(release: Release, base: string, planned: PlannedResour
   const document = openApiDocument(api);
   files.push([OPENAPI_JSON.slice(1), `${JSON.stringify(document, null, 2)}\n`]);
   files.push([OPENAPI_YAML.slice(1), yaml.dump(document, { noRefs: true, lineWidth: -1 })]);
-  files.push([`${DOCS_DIR.slice(1)}index.html`, docsPage(api, release.info.name)]);
+  files.push([`${DOCS_DIR.slice(1)}index.html`, docsPage(api, release.info.name, release.info)]);
   return files;
 }

@@ -5,7 +5,7 @@
 import type { Matrix, Release, ReleaseInfo } from '../dataset/types.ts';
 import { JASPAR_RELEASES, type JasparRelease } from '../dataset/releases.ts';
 import type { FormatId } from '../formats/registry.ts';
-import { PyFloat, type Json, type Link, type Resource } from '../formats/types.ts';
+import { PyFloat, type Json, type Link, type Nav, type Resource } from '../formats/types.ts';
 import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
 import { paginate } from '../routes/paginate.ts';
 import type { Layout } from '../routes/shard.ts';
@@ -13,7 +13,7 @@ import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, listDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
   releaseDir, sitesApiDir, sitesUrl, type FilterKey,
 } from '../routes/urls.ts';
-import { filterValues } from './views.ts';
+import { filterValues, latestVersions } from './views.ts';
 
 export { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
 import { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
@@ -44,6 +44,27 @@ export interface IndexList {
   items: { [key: string]: Json }[];
   /** The matrix filter an item's own URL (/api/v1/<endpoint>/<value>/) stands for. */
   filter?: FilterKey;
+  /** The pages for people's table: its columns and one row per item, in item order. */
+  table?: { columns: string[]; rows: NonNullable<Nav['table']>['rows'] };
+}
+
+/** NCBI Taxonomy's page of a species. */
+export const taxonomyUrl = (taxId: number | string) => `https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=${taxId}`;
+
+/** The matrices of each value of a filter, all versions and latest versions only (for the index lists' tables). */
+function countsBy(release: Release, key: 'collection' | 'tax_group' | 'tax_id'): Map<string, { all: number; latest: number }> {
+  const latest = latestVersions(release.matrices);
+  const counts = new Map<string, { all: number; latest: number }>();
+  for (const m of release.matrices) {
+    const values = key === 'collection' ? [m.collection] : key === 'tax_group' ? [m.taxGroup] : m.species.flatMap((s) => (s.taxId === null ? [] : [String(s.taxId)]));
+    for (const v of new Set(values)) {
+      const c = counts.get(v) ?? { all: 0, latest: 0 };
+      c.all++;
+      if (latest.has(m)) c.latest++;
+      counts.set(v, c);
+    }
+  }
+  return counts;
 }
 
 /** The index lists' titles (pages for people; the edge handler's pages at other page sizes). */
@@ -55,18 +76,30 @@ export function indexLists(release: Release, base: string, held: HeldRelease[] =
   const speciesNames = new Map<string, string>();
   for (const m of release.matrices) for (const s of m.species) if (s.taxId !== null && !speciesNames.has(String(s.taxId))) speciesNames.set(String(s.taxId), s.name);
   const matrixQuery = (key: FilterKey, value: string) => `${base}${LIST}/${queryString({ [key]: value })}`;
+  // Rows for people: each value links its pre-rendered list (all versions) and the latest versions only.
+  const listCells = (key: 'collection' | 'tax_group' | 'tax_id', value: string, label: string) => {
+    const c = counts.get(key)!.get(value) ?? { all: 0, latest: 0 };
+    return [
+      { label, href: listDir(1, DEFAULT_PAGE_SIZE, { [key]: value }) },
+      { label: String(c.all), href: listDir(1, DEFAULT_PAGE_SIZE, { [key]: value }) },
+      { label: String(c.latest), href: listDir(1, DEFAULT_PAGE_SIZE, { [key]: value, version: 'latest' }) },
+    ];
+  };
+  const counts = new Map((['collection', 'tax_group', 'tax_id'] as const).map((key) => [key, countsBy(release, key)]));
   return [
     {
       endpoint: 'collections',
       title: INDEX_TITLES.collections,
       filter: 'collection',
       items: values.collection.map((name) => ({ name, url: `${indexUrl(base, 'collections')}${name}/` })),
+      table: { columns: ['Collection', 'Matrices', 'Latest versions'], rows: values.collection.map((name) => listCells('collection', name, name)) },
     },
     {
       endpoint: 'taxon',
       title: INDEX_TITLES.taxon,
       filter: 'tax_group',
       items: values.tax_group.map((name) => ({ name, url: `${indexUrl(base, 'taxon')}${name}/` })),
+      table: { columns: ['Taxonomic group', 'Matrices', 'Latest versions'], rows: values.tax_group.map((name) => listCells('tax_group', name, name)) },
     },
     {
       endpoint: 'species',
@@ -78,11 +111,23 @@ export function indexLists(release: Release, base: string, held: HeldRelease[] =
         url: `${indexUrl(base, 'species')}${taxId}/`,
         matrix_url: matrixQuery('tax_id', taxId),
       })),
+      table: {
+        columns: ['Species', 'Matrices', 'Latest versions', 'NCBI Taxonomy'],
+        rows: values.tax_id.map((taxId) => [...listCells('tax_id', taxId, speciesNames.get(taxId) || taxId), { label: taxId, href: taxonomyUrl(taxId), external: true as const }]),
+      },
     },
     {
       endpoint: 'releases',
       title: INDEX_TITLES.releases,
       items: allReleases(held).map((r) => releaseBody(r, held.find((h) => h.info.year === r.year) ?? null, base)),
+      table: {
+        columns: ['Release', 'Year', 'Matrices'],
+        // A release the site holds links its list (another's by its absolute URL: a root-relative link would stay in this release's site).
+        rows: allReleases(held).map((r) => {
+          const h = held.find((x) => x.info.year === r.year);
+          return [h ? { label: r.name, href: h.matrixUrl ?? listDir(1) } : r.name, String(r.year), h ? String(h.matrices) : 'not mirrored'];
+        }),
+      },
     },
   ];
 }
@@ -113,12 +158,14 @@ export function releaseBody(entry: JasparRelease, held: HeldRelease | null, base
   };
 }
 
-export const API_CRUMB: Link = { label: 'API root', href: ROOT_DIR };
+/** ?format=api: on every host the API root's folder URL answers JSON, the API's default. */
+export const API_CRUMB: Link = { label: 'API root', href: apiPageUrl(ROOT_DIR) };
 
 
 /** Every page, at every page size, of an index list. */
 export function planIndexList(list: IndexList, base: string): PlannedResource[] {
   const planned: PlannedResource[] = [];
+  const rowOf = new Map(list.table ? list.items.map((item, i) => [item, list.table!.rows[i]]) : []);
   for (const pageSize of PAGE_SIZES) {
     for (const page of paginate(list.items, pageSize)) {
       const dir = indexDir(list.endpoint, page.number, pageSize);
@@ -135,6 +182,7 @@ export function planIndexList(list: IndexList, base: string): PlannedResource[] 
             request: indexRequest(list.endpoint, 'api', page.number, pageSize),
             formats: formatLinks(dir, INDEX_FORMATS),
             pages: pagesNav(page, (n) => indexDir(list.endpoint, n, pageSize)),
+            ...(list.table ? { table: { columns: list.table.columns, rows: page.items.map((item) => rowOf.get(item)!) } } : {}),
             breadcrumbs: [API_CRUMB, { label: list.title, href: indexDir(list.endpoint) }],
             ...navRoot(base),
           },

@@ -10,7 +10,7 @@ import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
   versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, type Filters,
 } from '../routes/urls.ts';
-import { listOrder, listViews } from './views.ts';
+import { filterValues, listOrder, listViews } from './views.ts';
 
 export { VIEW_FORMAT_SIZES } from '../routes/table.ts';
 import { VIEW_FORMAT_SIZES } from '../routes/table.ts';
@@ -109,8 +109,10 @@ export function describeFilters(filters: Filters): string {
 
 export function planResources(release: Release, base: string, layout: Layout): PlannedResource[] {
   const planned: PlannedResource[] = [];
+  // What the list pages' filter form offers: the pre-rendered collections and taxonomic groups.
+  const { collection, tax_group } = filterValues(release);
   for (const view of listViews(release)) {
-    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout));
+    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout, { collection, tax_group }));
   }
   const byBase = new Map<string, Matrix[]>();
   for (const m of release.matrices) {
@@ -206,7 +208,7 @@ export const listViewFormats = (pageSize: number, filters: Filters): readonly Fo
   pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0 ? FORMAT_IDS : viewFormats(pageSize);
 
 /** Navigation for people of one pre-rendered list page (the edge handler renders the same for the page's own query URL). */
-export function listPageNav(filters: Filters, pageSize: number, page: Page<unknown>, base: string): Nav {
+export function listPageNav(filters: Filters, pageSize: number, page: Page<unknown>, base: string, choices?: NonNullable<Nav['view']>['choices']): Nav {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
   const described = describeFilters(filters);
   // The request line of the page for people: format and page, then the filters and page size by key.
@@ -219,13 +221,14 @@ export function listPageNav(filters: Filters, pageSize: number, page: Page<unkno
     request: `${LIST}/${queryString([['format', 'api'], ['page', String(page.number)], ...rest])}`,
     formats: formatLinks(dir(page.number), listViewFormats(pageSize, filters)),
     pages: pagesNav(page, dir),
+    view: { filters: filters as Record<string, string>, pageSize, pageSizes: VIEW_FORMAT_SIZES.api, ...(choices ? { choices } : {}) },
     breadcrumbs: crumbs,
     ...navRoot(base),
   };
 }
 
 /** The pages of one list view (filters + page size); `matrices`: the view's, in list order (views.ts viewMatrices). */
-export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string, layout: Layout): PlannedResource[] {
+export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string, layout: Layout, choices?: NonNullable<Nav['view']>['choices']): PlannedResource[] {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
   const formats = listViewFormats(pageSize, filters);
   const dir = (n: number) => listDir(n, pageSize, filters);
@@ -240,7 +243,7 @@ export function planListPages(matrices: Matrix[], pageSize: number, filters: Fil
         // next/previous depend on the requested format: withFormat() fills them in.
         body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout)) },
         matrices: page.items,
-        nav: listPageNav(filters, pageSize, page, base),
+        nav: listPageNav(filters, pageSize, page, base, choices),
       };
     },
     neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters) },

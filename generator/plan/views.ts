@@ -4,7 +4,7 @@
 // value the release holds is pre-rendered, also combinations without a
 // match: the real service answers those with an empty list, not an error.
 import type { Matrix, Release } from '../dataset/types.ts';
-import type { FilterKey, Filters } from '../routes/urls.ts';
+import { LIST_VALUE, type FilterKey, type Filters } from '../routes/paths.ts';
 
 export { FILTER_COMBINATIONS } from '../routes/table.ts';
 import { FILTER_COMBINATIONS } from '../routes/table.ts';
@@ -13,7 +13,7 @@ import { FILTER_COMBINATIONS } from '../routes/table.ts';
 export const LATEST = 'latest';
 
 /** A value becomes a folder name and a Netlify placeholder value: plain characters only. */
-const SAFE_VALUE = /^[A-Za-z0-9_-]+$/;
+const SAFE_VALUE = LIST_VALUE;
 
 export interface ListView {
   filters: Filters;

@@ -4,7 +4,7 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
-import { API, LIST } from './paths.ts';
+import { API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, queryString, sitesPath, type Filters } from './paths.ts';
 import { idSegment, logoName, type Layout } from './shard.ts';
 
 export * from './paths.ts';
@@ -18,22 +18,7 @@ export function fileName(format: FormatId): string {
 
 /** Page sizes pre-rendered for every list; the real service caps page_size at 1000. */
 export const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000] as const;
-export const DEFAULT_PAGE_SIZE = 10;
-/** List filters, in the order their keys sort (the real service writes query keys alphabetically). */
-export const FILTER_KEYS = ['collection', 'tax_group', 'tax_id', 'version'] as const;
-export type FilterKey = (typeof FILTER_KEYS)[number];
-export type Filters = Partial<Record<FilterKey, string>>;
 
-/** Folder of a list view (filters + page size) without its page:
- *  /api/v1/matrix/[collection/C/][tax_group/G/][tax_id/T/][version/V/][page_size/S/].
- *  The unfiltered list at the default page size keeps /api/v1/matrix/page/N/.
- *  A page size may be a placeholder (":page_size", Netlify's rules). */
-export function listViewDir(pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}): string {
-  let dir = `${LIST}/`;
-  for (const key of FILTER_KEYS) if (filters[key] !== undefined) dir += `${key}/${filters[key]}/`;
-  return pageSize === DEFAULT_PAGE_SIZE ? dir : `${dir}page_size/${pageSize}/`;
-}
-export const listDir = (page: number | string, pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}) => `${listViewDir(pageSize, filters)}page/${page}/`;
 /** Folders of a matrix or base id and of a base id's versions, in the site's layout: id folders move into
  *  shard folders only when a release is too large for one folder (shard.ts). */
 export const detailDir = (layout: Layout, matrixId: string) => `${LIST}/${idSegment(layout, matrixId)}/`;
@@ -45,17 +30,6 @@ export function pathUrl(dir: string, format: FormatId): string {
   return format === 'api' ? dir : `${dir}${fileName(format)}`;
 }
 
-/**
- * The one query-string builder: "?k=v&k=v" from pairs in the order given, or
- * sorted by key (the real service writes next/previous with its keys in
- * alphabetical order). Values are percent-encoded, unless `raw` (Netlify
- * placeholders such as ":page" must stay as they are). "" for no pairs.
- */
-export function queryString(params: Record<string, string> | readonly (readonly [string, string])[], options: { sorted?: boolean; raw?: boolean } = {}): string {
-  const pairs = Array.isArray(params) ? [...(params as [string, string][])] : Object.entries(params as Record<string, string>);
-  if (options.sorted) pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return pairs.length ? `?${pairs.map(([k, v]) => `${k}=${options.raw ? v : encodeURIComponent(v)}`).join('&')}` : '';
-}
 
 /** A folder's page for people as a query URL ("…/MA0004.1/?format=api"). */
 export const apiPageUrl = (dir: string) => `${dir}${queryString({ format: 'api' })}`;
@@ -93,8 +67,6 @@ export const LOGOS = '/static/logos/svg/';
 /** A matrix's logo file, in the site's layout (in a shard folder past the folder limit); bodies link the file itself. */
 export const logoPath = (layout: Layout, matrixId: string) => `${LOGOS}${logoName(layout, matrixId)}`;
 export const logoUrl = (base: string, layout: Layout, matrixId: string) => `${base}${logoPath(layout, matrixId)}`;
-export const SITES_FILES = '/download/bed_files/';
-export const sitesPath = (matrixId: string) => `${SITES_FILES}${matrixId}.bed`;
 export const sitesUrl = (base: string, matrixId: string) => `${base}${sitesPath(matrixId)}`;
 
 export const errorPaths = {
@@ -111,9 +83,6 @@ export const outputFile = (urlPath: string) => (urlPath.endsWith('/') ? `${urlPa
 
 // The other endpoints of the real service.
 export const ROOT_DIR = `${API}/`;
-/** Folder of an index list (collections, taxon, species, releases) page. */
-export const indexDir = (endpoint: string, page: number | string = 1, pageSize: number | string = DEFAULT_PAGE_SIZE) =>
-  `${API}/${endpoint}/${pageSize === DEFAULT_PAGE_SIZE ? '' : `page_size/${pageSize}/`}page/${page}/`;
 export const indexUrl = (base: string, endpoint: string) => `${base}${API}/${endpoint}/`;
 export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
   return `${base}${indexRequest(endpoint, format, page, pageSize)}`;

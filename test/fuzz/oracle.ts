@@ -250,9 +250,10 @@ export function checkSite(read: ReadSite, ref: RefMatrix[], base: string, info: 
   }
   check(read(`api/v1/matrix/page/${pages + 1}/index.json`) === undefined, `a list page ${pages + 1} was written for ${ordered.length} matrices`);
 
-  const index = tryParse('static/search/index.json', () => JSON.parse(need('static/search/index.json')) as { matrices: string[][] });
-  same(index?.matrices, ordered.map((m) => [m.id, m.name, m.collection, m.taxGroup]), 'static/search/index.json');
-  checkHtml(need('index.html'), 'JASPAR REST API, pre-rendered', 'index.html', out);
+  // A row of the search index starts with id, name, collection and taxonomic group (pages/search.ts SEARCH_FIELDS).
+  const index = tryParse('static/search/index.json', () => JSON.parse(need('static/search/index.json')) as { matrices: unknown[][] });
+  same(index?.matrices.map((row) => row.slice(0, 4)), ordered.map((m) => [m.id, m.name, m.collection, m.taxGroup]), 'static/search/index.json');
+  checkHtml(need('index.html'), 'JASPAR transcription factor binding profiles', 'index.html', out);
   checkHtml(need('search/index.html'), 'Search matrices', 'search/index.html', out);
   // The routing rules are checked where they are made (test/hosting, test/e2e); here: written, with the safe headers.
   check(need('_redirects').startsWith('#'), '_redirects is empty');
