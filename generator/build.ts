@@ -151,14 +151,45 @@ export function releaseComplete(info: ReleaseInfo): boolean {
   return collections === undefined || collections.every((c) => c.mirrored);
 }
 
+/**
+ * Each release as the pages show it in a site of several: a switch to the
+ * other releases' home pages, and what it adds and lacks beside them (JASPAR
+ * 2026: the profiles new since 2024 by taxonomic group, its collections not
+ * mirrored). A site of one release is left as it is.
+ */
+function withSiteNotes(inputs: ReleaseInput[], main: ReleaseInput, root: string): ReleaseInput[] {
+  if (inputs.length < 2) return inputs;
+  const home = (r: ReleaseInput) => `${root}/${r === main ? '' : releasePrefix(r.release.info.year)}`;
+  const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+  return inputs.map((r) => {
+    const info = r.release.info;
+    const older = inputs.filter((o) => o.release.info.year < info.year);
+    const known = new Set(older.flatMap((o) => o.release.matrices.map((m) => m.matrixId)));
+    const fresh = r.release.matrices.filter((m) => !known.has(m.matrixId));
+    const byGroup = new Map<string, number>();
+    for (const m of fresh) byGroup.set(m.taxGroup || 'no taxonomic group', (byGroup.get(m.taxGroup || 'no taxonomic group') ?? 0) + 1);
+    const groups = [...byGroup].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).map(([g, n]) => `${g} ${n}`).join(', ');
+    const lacking = info.collections.filter((c) => !c.mirrored).map((c) => c.name);
+    const notes: string[] = [];
+    if (older.length > 0 && fresh.length > 0) notes.push(`${info.name} adds ${count(fresh.length, 'profile')} not in ${older.map((o) => o.release.info.name).join(' or ')}: ${groups}.`);
+    if (lacking.length > 0) notes.push(`Not mirrored here: ${info.name}'s ${lacking.join(' and ')} collection${lacking.length > 1 ? 's' : ''} (JASPAR has not published their files); URLs without release= answer ${main.release.info.name}, whose collections are all here.`);
+    if (r === main) {
+      for (const o of inputs.filter((x) => x !== main)) notes.push(`${o.release.info.name} is here too (release=${o.release.info.year}): ${o.release.matrices.length.toLocaleString('en-US')} matrices${o.release.info.year > info.year ? ', with its new profiles and its curated annotations' : ''}.`);
+    }
+    const siteReleases = inputs.map((x) => ({ name: x.release.info.name, year: x.release.info.year, home: home(x), current: x === r }));
+    return { ...r, release: { ...r.release, info: { ...info, siteReleases, siteNotes: notes } } };
+  });
+}
+
 /** Output folder (relative) of a release that is not the default one: its whole API under /releases/<year>/. */
 export const releasePrefix = (year: number) => `${RELEASES_DIR.slice(1)}${year}/`;
 
 /** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
 export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
-  const inputs = readReleases(options);
-  const main = defaultRelease(inputs);
   const base = normaliseBaseUrl(options.baseUrl);
+  const read = readReleases(options);
+  const inputs = withSiteNotes(read, defaultRelease(read), basePathOf(base));
+  const main = inputs[read.indexOf(defaultRelease(read))];
   // Shard folders only for a release too large for one folder (routes/shard.ts).
   // Chosen once here and passed to everything that names a path.
   const layoutOf = (release: Release) => options.layout ?? chooseLayout({ matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] });

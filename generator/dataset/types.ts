@@ -52,6 +52,10 @@ export interface ReleaseInfo {
   collections: ReleaseCollection[];
   /** Absolute path of the release folder older versions take their counts from (`older_versions`, relative to the description's folder), or null. */
   olderVersions: string | null;
+  /** Set by the build for a site of several releases: each release of the site and the path of its home page, for the pages' release switch. */
+  siteReleases?: { name: string; year: number; home: string; current: boolean }[];
+  /** Set by the build: what a person should know of this release beside the others of the site (what it adds, what it lacks), one sentence each. */
+  siteNotes?: string[];
 }
 
 export interface ReleaseCollection {

@@ -11,7 +11,7 @@ function values(p: Parameter): string {
   return schema.type ? `<code>${escapeHtml(schema.type)}</code>` : '';
 }
 
-export function docsPage(api: OpenApi, releaseName: string, release: Parameters<typeof siteFooter>[0] = { name: releaseName, citation: '', license: '' }): string {
+export function docsPage(api: OpenApi, releaseName: string, release: Parameters<typeof siteFooter>[0] & Parameters<typeof siteHeader>[0] = { name: releaseName, citation: '', license: '' }): string {
   const sections = Object.entries(api.paths)
     .map(([path, { get }], i) => {
       const params = get.parameters
@@ -31,7 +31,7 @@ ${params ? `<div class="scroll" tabindex="0" role="region" aria-label="Parameter
   // The server is the build's base URL: its path prefixes every href.
   const server = api.servers[0]?.url;
   return rebase(`${htmlHead(`API documentation – ${releaseName} (JASPAR mirror)`)}<body>
-${siteHeader(releaseName, `<a href="${ROOT_DIR}?format=api">API root</a>`)}
+${siteHeader(release, `<a href="${ROOT_DIR}?format=api">API root</a>`)}
 <main id="main" tabindex="-1">
 <h1>${escapeHtml(api.info.title)}</h1>
 <p>${escapeHtml(api.info.description)}</p>

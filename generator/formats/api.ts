@@ -48,13 +48,26 @@ ${extra}</head>
  * site holds several), the search box, the site's sections and breadcrumbs.
  * The page's <main> carries id="main" (the skip link's target).
  */
-export function siteHeader(releaseName: string, breadcrumbs = ''): string {
+export function siteHeader(release: Pick<ReleaseInfo, 'name' | 'siteReleases'>, breadcrumbs = ''): string {
   return `<a class="skip" href="#main">Skip to content</a>
 <header><div class="bar"><p class="brand"><a href="${HOME}"><img class="icon" src="${FAVICON}" alt="" width="24" height="24"> JASPAR <span>mirror</span></a></p>
-<p class="release"><span>Release</span> <strong>${escapeHtml(releaseName)}</strong></p>
+${releaseSwitch(release)}
 <form class="search" role="search" aria-label="Site" action="${SEARCH_PAGE}" method="get"><label for="site-search">Search matrices</label> <input id="site-search" name="q" type="search" placeholder="SOX2, MA0139, human" autocomplete="off"> <button type="submit">Search</button></form></div>
 <nav class="sections" aria-label="Sections"><a href="${listDir(1)}">Matrices</a> <a href="${indexDir('collections')}">Collections</a> <a href="${indexDir('taxon')}">Taxa</a> <a href="${indexDir('species', 1, 100)}">Species</a> <a href="${DOWNLOADS_PAGE}">Downloads</a> <a href="${DOCS_DIR}">API</a></nav>
 ${breadcrumbs ? `<nav class="crumbs" aria-label="Breadcrumbs">${breadcrumbs}</nav>` : ''}</header>`;
+}
+
+/**
+ * Which release the page shows and, in a site of several, a link to each
+ * other release's home. Those links leave this release's site, so they are
+ * written with single quotes: rebase() puts this release's path in front of
+ * every double-quoted root-relative link, and these already hold the site's.
+ */
+function releaseSwitch(release: Pick<ReleaseInfo, 'name' | 'siteReleases'>): string {
+  const others = (release.siteReleases ?? []).filter((r) => !r.current);
+  if (others.length === 0) return `<p class="release"><span>Release</span> <strong>${escapeHtml(release.name)}</strong></p>`;
+  const links = others.map((r) => `<a href='${escapeHtml(r.home)}'>${escapeHtml(r.name)}</a>`).join(' ');
+  return `<p class="release"><span>Release</span> <strong>${escapeHtml(release.name)}</strong> <span class="switch">· also ${links}</span></p>`;
 }
 
 /** The foot of every page for people: the data's source, licence and how to cite it. */
@@ -283,7 +296,7 @@ export const api: Format = {
     const formats = nav.formats.filter((f) => !(m && f.format === 'bed' && m.sites === null)).map((f) => ({ label: f.format, href: f.href }));
     return rebase(`${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
 <script src="${SITE_JS}"></script>
-${siteHeader(context.release.name, links(nav.breadcrumbs))}
+${siteHeader(context.release, links(nav.breadcrumbs))}
 <main id="main" tabindex="-1">
 <h1>${escapeHtml(nav.title)}</h1>
 ${matrixDetail(resource, context)}${listFilters(resource)}${indexTable(resource)}${matrixTable(resource, context)}${pagination(resource)}

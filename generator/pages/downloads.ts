@@ -66,7 +66,7 @@ node ${ARCHIVE_FOLDER}/serve.mjs     # the whole API; then open http://localhost
 <p>This copy of the site renders most pages on request, so it offers no archive of the whole site. The files below are complete.</p>
 `;
   return rebase(`${htmlHead(`Downloads – ${release.info.name} (JASPAR mirror)`, `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
-${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
+${siteHeader(release.info, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main id="main" tabindex="-1">
 <h1>Downloads</h1>
 <p>${name} as files: every matrix in one file per format, JASPAR's download bundles by collection and taxon, the binding sites${archive ? ', and the whole site as one archive to use offline' : ''}. Links inside the files point at <code>${escapeHtml(base)}</code>.</p>

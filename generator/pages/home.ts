@@ -21,10 +21,11 @@ export function homePage(release: Release, base: string, layout: Layout, listPag
     values[key].map((v) => `<a href="${escapeHtml(listDir(1, DEFAULT_PAGE_SIZE, { [key]: v }))}">${escapeHtml(v)}</a>`).join(' · ');
   const exampleLink = example ? `<a href="${escapeHtml(pageHref(detailDir(layout, example.matrixId)))}">${escapeHtml(example.matrixId)} ${escapeHtml(example.name)}</a>` : '';
   return rebase(`${htmlHead(`${release.info.name} – transcription factor binding profiles (JASPAR mirror)`)}<body>
-${siteHeader(release.info.name)}
+${siteHeader(release.info)}
 <main id="main" tabindex="-1">
 <h1>JASPAR transcription factor binding profiles</h1>
 <p>${name}: ${release.matrices.length} position frequency matrices of transcription factor binding sites, with their sequence logos, species, UniProt and PubMed references. This is a fast, unofficial mirror of <a href="https://jaspar.elixir.no/">JASPAR</a> and of its REST API.</p>
+${(release.info.siteNotes ?? []).map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n')}
 <form class="search big" role="search" aria-label="Find a profile" action="${SEARCH_PAGE}" method="get"><label for="home-search">Find a profile</label> <input id="home-search" name="q" type="search" placeholder="SOX2, P49711, human" autocomplete="off"> <button type="submit">Search</button></form>
 <h2>Browse</h2>
 <ul class="browse">

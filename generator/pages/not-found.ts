@@ -11,7 +11,7 @@ export const NOT_FOUND_HTML = '/static/404.html';
 
 export function notFoundPage(release: Release, base: string): string {
   return rebase(`${htmlHead(`Not found – ${release.info.name} (JASPAR mirror)`)}<body>
-${siteHeader(release.info.name)}
+${siteHeader(release.info)}
 <main id="main" tabindex="-1">
 <h1>Page not found</h1>
 <p>This mirror of ${escapeHtml(release.info.name)} has no page at this address. A matrix is at <code>/api/v1/matrix/MA0139.1/</code> (its ID), not at JASPAR's own <code>/matrix/MA0139.1/</code>.</p>

@@ -88,7 +88,7 @@ export function searchPage(release: Release, base = ''): string {
   const values = filterValues(release);
   const options = (list: string[]) => list.map((v) => `<option value="${escapeHtml(v)}">${escapeHtml(v)}</option>`).join('');
   return rebase(`${htmlHead(`Search – ${release.info.name} (JASPAR mirror)`, `<script src="${SEARCH_JS}" defer></script>\n`)}<body data-index="${SEARCH_INDEX}" data-logo-size="${logoSize(0).width} ${LOGO_LAYOUT.column} ${logoSize(0).height}">
-${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
+${siteHeader(release.info, `<a href="${listDir(1)}">Matrix list</a>`)}
 <main id="main" tabindex="-1">
 <h1>Search matrices</h1>
 <form class="filters" id="search-filters" action="${SEARCH_PAGE}" method="get"><label>Collection <select name="collection"><option value="">all</option>${options(values.collection)}</select></label> <label>Taxon <select name="tax_group"><option value="">all</option>${options(values.tax_group)}</select></label> <label><input type="checkbox" name="latest" value="1"> latest versions only</label></form>
