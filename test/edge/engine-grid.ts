@@ -48,6 +48,17 @@ export const FILE_REQUESTS: GridRequest[] = [
   { target: '/api/v1/matrix/page/2/index.json' },
   { target: '/api/v1/openapi.json' },
   { target: '/static/logos/svg/MA0014.2.svg' },
+  // The site's other release (JASPAR 2026 under /releases/2026/): release=2026, its path, what it lacks, a matrix new in 2026.
+  { target: '/api/v1/matrix/?release=2026&format=json&page=2' },
+  { target: '/api/v1/matrix/?release=2026&collection=CORE&version=latest&page_size=25' },
+  { target: '/api/v1/matrix/MA0004.1/?release=2026&format=yaml' },
+  { target: '/releases/2026/api/v1/matrix?format=json&page=3' },
+  { target: '/releases/2026/api/v1/matrix/MA0004.1/' },
+  { target: '/api/v1/matrix/?release=2026&collection=UNVALIDATED' },
+  { target: '/api/v1/matrix/UN0001.1/?release=2026' },
+  { target: '/api/v1/matrix/MA2593.1/?format=jaspar' },
+  { target: '/api/v1/matrix/?release=2018' },
+  { target: '/releases/2026/static/logos/svg/MA0004.1.svg' },
 ];
 
 export function engineGrid(): { oracle: GridRequest[]; files: GridRequest[] } {

@@ -217,7 +217,8 @@ export async function siteView(siteDir: string, include: (relative: string, byte
   return { dir, files };
 }
 
-const MATRIX_FOLDER = /^api\/v1\/matrix\/([A-Z]{2}[0-9]{4}(?:\.[0-9]+)?)\//;
+/** A matrix or base id folder, of the default release or of another under releases/<year>/. */
+const MATRIX_FOLDER = /^(?:releases\/[0-9]{4}\/)?api\/v1\/matrix\/([A-Z]{2}[0-9]{4}(?:\.[0-9]+)?)\//;
 
 /**
  * The built site as Cloudflare takes it: without files over 25 MiB (the
