@@ -16,12 +16,13 @@ import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
 import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
+import { notFoundPage } from './pages/not-found.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { planEndpoints } from './plan/endpoints.ts';
 import { defaultPageCount, planResources, withFormat } from './plan/resources.ts';
 import {
-  HOME, LIST, NOT_FOUND_PAGE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+  HOME, LIST, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -113,6 +114,8 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
   plan.add(outputFile(NOT_FOUND_PAGE), NOT_FOUND);
+  // Browsers get this one instead where the host reads Accept (hosting/routing.ts errors.people).
+  plan.add(outputFile(NOT_FOUND_PEOPLE), notFoundPage(release, base));
   const rules = redirectRules(routingInput(release, listPages, layout, base));
   plan.add('_redirects', printRedirects(rules));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.

@@ -88,6 +88,8 @@ export function apacheConf(r: ServerRouting): string {
     'ErrorDocument 404 /%{reqenv:JASPAR_ERROR}',
     'ErrorDocument 501 /%{reqenv:JASPAR_ERROR}',
   ];
+  out.push('# "Not found." for people (the page for people asked for, by Accept or ?format=api: the request\'s FMT, REDIRECT_ in its 404\'s internal request): the 404 page in the site\'s layout.');
+  out.push('RewriteCond %{ENV:REDIRECT_STATUS} =404', `RewriteCond %{ENV:REDIRECT_JASPAR_FMT} =api`, `RewriteRule ^(${re(r.errors.notFound)}|${re(r.errors.sitePage)})$ ${r.errors.people} [E=JASPAR_PATH:${r.errors.people},PT,L]`);
   if (r.prefix) {
     out.push(`# The site lives under ${r.prefix}/: nothing else is answered, and files are found without the prefix.`);
     out.push(...setVars([], { ERROR: '404.html' }));

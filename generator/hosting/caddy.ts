@@ -85,7 +85,10 @@ export function caddyfile(r: ServerRouting): string {
   const apiMiss = name();
   const siteMiss = name();
   add(`@${apiMiss} {`, `\texpression ${quoteRe('{vars.jaspar_error} == "none"')}`, `\tpath ${r.api}/*`, '}', `vars @${apiMiss} jaspar_error ${r.errors.notFound}`);
-  add(`@${siteMiss} expression ${quoteRe('{vars.jaspar_error} == "none"')}`, `vars @${siteMiss} jaspar_error /404.html`);
+  add(`@${siteMiss} expression ${quoteRe('{vars.jaspar_error} == "none"')}`, `vars @${siteMiss} jaspar_error ${r.errors.sitePage}`);
+  add('# "Not found." for people (the page for people asked for, by Accept or ?format=api): the 404 page in the site\'s layout.');
+  const people = name();
+  add(`@${people} expression ${quoteRe(`{jaspar_asked} == "api" && ({vars.jaspar_error} == "${r.errors.notFound}" || {vars.jaspar_error} == "${r.errors.sitePage}")`)}`, `vars @${people} jaspar_error ${r.errors.people}`);
   add('rewrite * {vars.jaspar_error}');
   add(`header Allow "${ALLOW}"`);
   add(...headers(r, name));

@@ -82,8 +82,10 @@ export function nginxHttpConf(r: ServerRouting): string {
   out.push('# page: a positive integer; anything else answers "Invalid page." (when the list exists).');
   out.push('map $arg_page $jaspar_page_arg {', '  "" 1;', '  "~^[1-9][0-9]*$" $arg_page;', '  default invalid;', '}');
   out.push('# The error file a location chose; none: the site\'s /404.html (the API\'s own 404 under /api/).');
-  out.push('map $jaspar_error $jaspar_error_page {', `  "" $jaspar_default_404;`, '  default $jaspar_error;', '}');
-  out.push('map $uri $jaspar_default_404 {', `  "~^${re(r.api)}/" ${r.errors.notFound};`, '  default /404.html;', '}');
+  out.push('map $jaspar_error $jaspar_error_json {', `  "" $jaspar_default_404;`, '  default $jaspar_error;', '}');
+  out.push('map $uri $jaspar_default_404 {', `  "~^${re(r.api)}/" ${r.errors.notFound};`, `  default ${r.errors.sitePage};`, '}');
+  out.push('# "Not found." for people (the page for people asked for, by Accept or ?format=api): the 404 page in the site\'s layout.');
+  out.push('map "$jaspar_asked:$jaspar_error_json" $jaspar_error_page {', `  "~^api:(${re(r.errors.notFound)}|${re(r.errors.sitePage)})$" ${r.errors.people};`, '  default $jaspar_error_json;', '}');
   out.push('# Response headers by the path of the file served (hosting/headers.ts).');
   const names = [...new Set(r.headers.flatMap((h) => Object.keys(h.values)))].filter((n) => n !== 'Content-Type');
   for (const name of names) {

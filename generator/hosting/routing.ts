@@ -19,7 +19,7 @@ import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS, type FormatId } from '../formats/r
 import { VIEW_FORMAT_SIZES } from '../plan/resources.ts';
 import { shardOf, type Layout } from '../routes/shard.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
   sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
 } from '../routes/urls.ts';
 import { FILTER_COMBINATIONS } from '../plan/views.ts';
@@ -96,7 +96,9 @@ export interface ServerRouting {
   viewFormats: Record<number, FormatId[]>;
   unsupportedParams: { param: string; file: string }[];
   errors: {
-    notFound: string; invalidPage: string; filters: string; pageSize: string; formatPageSize: string; bedList: string; release: string;
+    notFound: string; invalidPage: string; filters: string;
+    /** The site's 404 for programs outside the API ({"detail":"Not found."}), and the file of the 404 for people (a browser's Accept). */
+    sitePage: string; people: string; pageSize: string; formatPageSize: string; bedList: string; release: string;
   };
   year: number;
   lastPage: number;
@@ -209,6 +211,8 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     errors: {
       notFound: errorPaths.notFound,
       invalidPage: errorPaths.invalidPage,
+      sitePage: NOT_FOUND_PAGE,
+      people: `${NOT_FOUND_PEOPLE}${fileName('api')}`,
       filters: unsupportedPath('filters'),
       pageSize: unsupportedPath('page-size'),
       formatPageSize: unsupportedPath('format-page-size'),

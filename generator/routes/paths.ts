@@ -14,5 +14,7 @@ export const SITE_CSS = '/static/api/site.css';
 export const SITE_JS = '/static/api/site.js';
 export const SEARCH_JS = '/static/api/search.js';
 export const SEARCH_INDEX = '/static/search/index.json';
-/** What Netlify and http-server answer a missing file with. */
+/** What Netlify and http-server answer a missing file with: the API's "Not found." for programs. */
 export const NOT_FOUND_PAGE = '/404.html';
+/** The 404 for people, where a host answers by the Accept header (nginx, Caddy, Apache, the edge handler). */
+export const NOT_FOUND_PEOPLE = '/404/';
