@@ -31,7 +31,7 @@ import { SECURITY_HEADERS } from '../hosting/headers.ts';
 import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../plan/resources.ts';
 import type { Page } from '../routes/paginate.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, NOT_FOUND_PEOPLE, PAGE_SIZES, detailDir, fileName, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
   type FilterKey, type Filters,
 } from '../routes/urls.ts';
 import { API_CRUMB, INDEX_TITLES } from '../plan/endpoints.ts';
@@ -227,6 +227,27 @@ function releaseRefused(request: Request, state: Loaded, get: (key: string) => s
 }
 
 export async function handle(request: Request, host: EdgeSite): Promise<Response> {
+  const response = await respond(request, host);
+  return response.status === 404 ? forPeople(request, response, host) : response;
+}
+
+/** A 404 "Not found." asked by a browser (Accept, or ?format=api): the 404 page for people, as nginx, Caddy and Apache answer it. */
+async function forPeople(request: Request, response: Response, site: EdgeSite): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return response;
+  const url = new URL(request.url);
+  const asked = url.searchParams.getAll('format').pop();
+  const negotiated = negotiate(asked || undefined, request.headers.get('Accept'));
+  if (!negotiated.ok || negotiated.format !== 'api') return response;
+  // Only "Not found." ("Invalid page." and the others stay the API's errors, as on the servers).
+  const body = await response.clone().text();
+  if (body !== toJson({ detail: NOT_FOUND })) return response;
+  const page = await site.readFile(`${NOT_FOUND_PEOPLE}${fileName('api')}`);
+  if (page === null) return response;
+  await response.body?.cancel();
+  return answer(request, 404, FORMATS.api.mediaType, page);
+}
+
+async function respond(request: Request, host: EdgeSite): Promise<Response> {
   // The method first: a request is copied below (new Request(url, request)), and
   // the Fetch API throws on TRACE, CONNECT and TRACK (a 500 with Deno's stack trace).
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
@@ -542,7 +563,7 @@ async function otherRoute(request: Request, url: URL, site: EdgeSite): Promise<R
   if (target.kind === 'matrix') {
     // The list and matrix endpoints without their trailing slash: answered as with it (Netlify's rules take both; the service redirects).
     if (url.pathname.endsWith('/')) return site.next(request);
-    return handle(new Request(new URL(`${url.pathname}/${url.search}`, url), request), site);
+    return respond(new Request(new URL(`${url.pathname}/${url.search}`, url), request), site);
   }
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
     return error(request, 405, `Method "${request.method}" not allowed.`);

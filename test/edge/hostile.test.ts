@@ -7,6 +7,8 @@
 // it with a checked callback), a JSONP callback is always an identifier path,
 // and every file it asks the site for is a clean path inside the site (no
 // "..", no user text in it but ids the release holds).
+import { readFileSync } from 'node:fs';
+import nodePath from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
@@ -78,7 +80,7 @@ describe('edge handler under hostile requests', () => {
   });
 });
 
-describe('edge handler and methods', () => {
+describe('edge handler: methods, page links, the 404 for people', () => {
   // The Fetch API refuses TRACE, CONNECT and TRACK in new Request(); a host's
   // runtime (Deno.serve, workerd) hands them over all the same. A GET request
   // that says it is one stands for it: copying it throws as the real one did.
@@ -112,5 +114,21 @@ describe('edge handler and methods', () => {
   it('writes previous for page 2 as the file has it (…&page=1)', async () => {
     const response = await handle(new Request(`${SITE_BASE_URL}/api/v1/matrix?format=json&page=2`), site());
     expect((JSON.parse(await response.text()) as { previous: string }).previous).toBe(`${SITE_BASE_URL}/api/v1/matrix?format=json&page=1`);
+  });
+
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  it.each([
+    ['/api/v1/matrix/MA9999.9/', BROWSER, 'page'],
+    ['/api/v1/nope/', BROWSER, 'page'],
+    ['/api/v1/matrix/MA9999.9/', 'application/json', 'json'],
+    ['/api/v1/matrix/MA9999.9/?format=json', BROWSER, 'json'],
+    ['/api/v1/matrix/?page=99999', BROWSER, 'invalid'],
+  ])('%s, Accept %s: %s', async (p, accept, what) => {
+    const siteDir = inject('siteDir');
+    const response = await handle(new Request(`${SITE_BASE_URL}${p}`, { headers: { Accept: accept } }), site());
+    const body = await response.text();
+    expect(response.status).toBe(404);
+    if (what === 'page') expect(body).toBe(readFileSync(nodePath.join(siteDir, '404/index.html'), 'utf8'));
+    else expect(JSON.parse(body)).toEqual({ detail: what === 'json' ? 'Not found.' : 'Invalid page.' });
   });
 });
