@@ -11,7 +11,8 @@ import yaml from 'js-yaml';
 import { readReleaseInfo, readReleaseText } from './dataset/load.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
 import type { Matrix } from './dataset/types.ts';
-import { FORMATS } from './formats/registry.ts';
+import type { Resource } from './formats/types.ts';
+import { FORMATS, FORMAT_IDS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
 import { serverConfigs } from './hosting/servers.ts';
@@ -20,9 +21,9 @@ import { notFoundPage } from './pages/not-found.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { planEndpoints } from './plan/endpoints.ts';
-import { defaultPageCount, planResources, withFormat } from './plan/resources.ts';
+import { defaultPageCount, planListPages, planResources, withFormat } from './plan/resources.ts';
 import {
-  HOME, LIST, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+  DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, HOME, LIST, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, outputPath, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -105,6 +106,10 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
     const firstPage = planned.find((p) => p.neighbours?.previous === null && p.resource.kind === 'list')!;
     plan.add(outputFile(`${LIST}/`), FORMATS.api.render(withFormat(firstPage, 'api'), context));
   }
+  // A filter value the release does not hold: the service answers an empty list (nginx, Caddy, Apache serve these).
+  const [empty] = planListPages([], DEFAULT_PAGE_SIZE, {}, base, layout);
+  const emptyResource: Resource = { ...empty.resource, nav: { ...empty.resource.nav!, title: 'Matrix List (no matrix matches these filters)', formats: [], pages: undefined } };
+  for (const format of FORMAT_IDS) plan.add(outputPath(EMPTY_LIST_DIR, format), FORMATS[format].render(withFormat(empty, format, emptyResource), context));
   for (const m of release.matrices) {
     if (!compact) plan.addLogo(m);
     if (m.sites !== null) plan.add(outputFile(sitesPath(m.matrixId)), m.sites);

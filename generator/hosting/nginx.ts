@@ -29,7 +29,7 @@
 //   a rebuilt file of the same size with the same mtime (the archive's
 //   entries carry one fixed mtime) keeps its validators; see README "Caching".
 import type { FilterKey } from '../routes/urls.ts';
-import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, noMatchRegex, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 /** A value that may become a folder name (views.ts writes only such values). */
 const VALUE = '[A-Za-z0-9_-]+';
@@ -75,6 +75,8 @@ export function nginxHttpConf(r: ServerRouting): string {
   }
   out.push('# Filter values become folder names: plain characters only.');
   out.push(`map "${r.filterKeys.map((k) => `$arg_${k}`).join('')}" $jaspar_values_ok {`, '  "" 1;', `  "~^[A-Za-z0-9_-]+$" 1;`, '  default 0;', '}');
+  out.push('# Filter values spelled as the service folds them: a missing list of these is no match (the empty list).');
+  out.push(`map "${r.filterKeys.map((k) => `$arg_${k}`).join(':')}" $jaspar_no_match {`, `  ${quoteRe(`~${noMatchRegex(r)}`)} 1;`, '  default 0;', '}');
   out.push(`# page_size: a pre-rendered size, above ${r.maxPageSize} (301 to ${r.maxPageSize}), or anything else (501).`);
   out.push('map $arg_page_size $jaspar_size {', `  "" ${r.defaultPageSize};`, `  "~^(${r.pageSizes.join('|')})$" $arg_page_size;`, `  "~${aboveMaxRegex(r.maxPageSize)}" over;`, '  default bad;', '}');
   out.push('map $jaspar_size $jaspar_seg_size {', `  ${r.defaultPageSize} "";`, `  default "${r.pageSizeSegment[0]}\${jaspar_size}${r.pageSizeSegment[1]}";`, '}');
@@ -229,6 +231,12 @@ function listLocation(r: ServerRouting, list: ListRoute, suffix: string, chooseF
   out.push(...block('!-f $document_root$jaspar_target', ['set $jaspar_state miss;']));
   out.push(...block('-f $document_root$jaspar_first', ['set $jaspar_state "${jaspar_state}first";']));
   out.push(...block('$jaspar_state = missfirst', fail(404, r.errors.invalidPage)));
+  if (list.kind === 'matrix' && !list.pathFilter) {
+    // A filter value the release does not hold, spelled as the service folds it: the service's empty list; past page 1 "Invalid page.".
+    out.push(`  set $jaspar_none "\${jaspar_state}:\${jaspar_no_match}:\${arg_page}";`);
+    out.push(...block('$jaspar_none ~ "^miss:1:(1|last)?$"', [`rewrite ^ ${r.emptyList.dir}\${jaspar_file} last;`]));
+    out.push(...block('$jaspar_none ~ "^miss:1:"', fail(404, r.errors.invalidPage)));
+  }
   out.push(...block('$jaspar_state = miss', fail(404, r.errors.notFound)));
   out.push('  rewrite ^ $jaspar_target last;', '}');
   return out;

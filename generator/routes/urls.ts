@@ -24,6 +24,19 @@ export const FILTER_KEYS = ['collection', 'tax_group', 'tax_id', 'version'] as c
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type Filters = Partial<Record<FilterKey, string>>;
 
+/** The answer to a filter value the release does not hold (collection=DL): the service's empty
+ *  list, page 1, in each format; a folder under the API that no route answers by its own URL. */
+export const EMPTY_LIST_DIR = `${API}/empty-list/`;
+/** A filter value whose missing folder means no match (the service folds collection to upper
+ *  case and tax_group to lower case; tax_id is a number; version filters only on "latest"):
+ *  for any other spelling the folder may be missing while the service still finds matrices. */
+export const NO_MATCH_VALUE: Record<FilterKey, string> = {
+  collection: '[A-Z0-9_-]+',
+  tax_group: '[a-z0-9_-]+',
+  tax_id: '[1-9][0-9]*',
+  version: 'latest',
+};
+
 /** Folder of a list view (filters + page size) without its page:
  *  /api/v1/matrix/[collection/C/][tax_group/G/][tax_id/T/][version/V/][page_size/S/].
  *  The unfiltered list at the default page size keeps /api/v1/matrix/page/N/.

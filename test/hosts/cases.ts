@@ -20,6 +20,7 @@ export type Ability =
   | 'methods' // OPTIONS 200 and other methods 405, with Allow: GET, HEAD, OPTIONS
   | 'accept-html' // a browser's Accept gets the page for people where the service shows its browsable API
   | 'control-chars' // a path with a null byte answers 400 or 404
+  | 'no-match' // a filter value the release does not hold answers the service's empty list
   | 'malformed-escape'; // survives a path with an invalid percent-escape (overlong UTF-8)
 
 export interface Expect {
@@ -94,7 +95,10 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'filters-any-order', what: 'filters in any order', path: `${LIST}?version=latest&format=json&tax_group=plants&collection=CORE`, needs: ['query'], expect: { status: 200, file: page(1, 'index.json', 'collection/CORE/tax_group/plants/version/latest/') } },
     { id: 'filters-species', what: 'tax_id, page 2', path: `${LIST}/?tax_id=9606&page=2`, needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'tax_id/9606/') } },
     { id: 'release-mirrored', what: 'release=2024 (the mirrored release)', path: `${LIST}/?release=2024&page=2`, needs: ['query'], expect: { status: 200, file: page(2) } },
-    { id: 'filters-unknown-value', what: 'a filter value the release does not hold: 404 "Not found."', path: `${LIST}/?collection=nope`, needs: ['query', 'missing-404'], expect: { status: 404, detail: NOT_FOUND } },
+    { id: 'filters-unknown-value', what: 'a filter value not spelled as the service folds it (collection=nope, the service: NOPE): 404 "Not found." (a server cannot fold case, and core would be CORE)', path: `${LIST}/?collection=nope`, needs: ['query', 'missing-404'], expect: { status: 404, detail: NOT_FOUND } },
+    { id: 'filters-no-match', what: 'a filter value the release does not hold (collection=DL): the service\'s empty list', path: `${LIST}/?collection=DL&format=json`, needs: ['query', 'no-match'], expect: { status: 200, file: '/api/v1/empty-list/index.json', type: 'application/json' } },
+    { id: 'filters-no-match-yaml', what: 'no match with other filters, in YAML', path: `${LIST}/?tax_group=martians&version=latest&format=yaml`, needs: ['query', 'no-match'], expect: { status: 200, file: '/api/v1/empty-list/index.yaml' } },
+    { id: 'filters-no-match-page-2', what: 'past page 1 of no match: 404 "Invalid page."', path: `${LIST}/?tax_id=123456789&page=2`, needs: ['query', 'no-match', 'invalid-page'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'filters-past-end', what: 'past the end of a filtered list: 404 "Invalid page."', path: `${LIST}/?collection=CORE&page=9999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } } },
     { id: 'page-size-other', what: 'a page size not pre-rendered: 501', path: `${LIST}/?page_size=37`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this page_size' } },
@@ -175,7 +179,7 @@ export function hostileCases(): Case[] {
     { id: 'double-encoding', what: 'double-encoded ..', path: '/%252e%252e/%252e%252e/etc/passwd', raw: {}, needs: [], expect: { statusIn: [400, 404], absent: [PASSWD] } },
     { id: 'filter-traversal', what: 'a filter value with ../', path: `${LIST}/?collection=..%2f..%2f..%2fetc&format=json`, raw: {}, needs: [], expect: { statusIn: [200, 400, 404], absent: [PASSWD] } },
     { id: 'crlf-query', what: 'CRLF in the query never becomes a header', path: `${LIST}/?format=json%0d%0aSet-Cookie:%20jaspar=1`, raw: {}, needs: [], expect: { statusIn: SAFE, noHeaders: ['set-cookie'] } },
-    { id: 'crlf-redirect', what: 'CRLF in a redirected query stays escaped in Location', path: `${LIST}/?page_size=5000&x=%0d%0aSet-Cookie:%20jaspar=1`, raw: {}, needs: [], expect: { statusIn: [301, 404], noHeaders: ['set-cookie'] } },
+    { id: 'crlf-redirect', what: 'CRLF in a redirected query stays escaped in Location', path: `${LIST}/?page_size=5000&x=%0d%0aSet-Cookie:%20jaspar=1`, raw: {}, needs: [], expect: { statusIn: [200, 301, 404], noHeaders: ['set-cookie'] } },
     { id: 'huge-url', what: 'a 20 KB URL', path: `${LIST}/?format=json&x=${'a'.repeat(20_000)}`, raw: {}, needs: [], expect: { statusIn: SAFE } },
     { id: 'huge-header', what: 'a 40 KB header', path: `${LIST}/MA0139.1/index.json`, raw: { headers: [`X-Big: ${'b'.repeat(40_000)}`] }, needs: [], expect: { statusIn: SAFE } },
     { id: 'absolute-form', what: 'an absolute-form target naming another host', path: `${LIST}/?page_size=5000`, raw: { target: `http://${EVIL}${LIST}/?page_size=5000` }, needs: [], expect: { statusIn: [200, 301, 400, 404], absent: [`//${EVIL}`] } },
@@ -219,6 +223,7 @@ export const LACKS: Record<HostName, Partial<Record<Ability, string>>> = {
     'double-slash-list': 'netlify dev matches a double slash only by placeholder rules; the unfiltered list\'s rules are literal',
     methods: 'no method rules in _redirects or _headers: netlify dev answers other methods 200 with the text "Method Not Allowed" and OPTIONS without Allow. The edge function answers them (405, Allow; test/edge/hostile.test.ts)',
     'accept-html': '_redirects conditions have no Accept header: a folder URL answers what its rule names. The edge function answers Accept',
+    'no-match': 'filter values are placeholders in the rules (collection=:value → …/collection/:value/…): a value the release does not hold answers the site\'s /404.html ("Not found."); the empty list needs to know every value that is not held. The edge function answers it',
     'control-chars': 'a _redirects placeholder takes %00 as a matrix id: netlify dev answers the rule\'s target. The edge function answers 404',
     'malformed-escape': 'netlify dev (netlify-cli 26.2.0, and the newest source read, src/utils/rules-proxy.ts) calls decodeURIComponent on the path unguarded in its rules proxy: a malformed escape throws URIError and the process dies, answering nothing after. Production Netlify is another engine',
   },
