@@ -224,7 +224,7 @@ export const LACKS: Record<HostName, Partial<Record<Ability, string>>> = {
     methods: 'no method rules in _redirects or _headers: netlify dev answers other methods 200 with the text "Method Not Allowed" and OPTIONS without Allow. The edge function answers them (405, Allow; test/edge/hostile.test.ts)',
     'accept-html': '_redirects conditions have no Accept header: a folder URL answers what its rule names. The edge function answers Accept',
     'no-match': 'filter values are placeholders in the rules (collection=:value → …/collection/:value/…): a value the release does not hold answers the site\'s /404.html ("Not found."); the empty list needs to know every value that is not held. The edge function answers it',
-    'control-chars': 'a _redirects placeholder takes %00 as a matrix id: netlify dev answers the rule\'s target. The edge function answers 404',
+    'control-chars': 'a _redirects placeholder takes %00 as a matrix id and rewrites to a file that does not exist, which netlify dev answers with status 200 (missing-404 above). The edge function answers 404',
     'malformed-escape': 'netlify dev (netlify-cli 26.2.0, and the newest source read, src/utils/rules-proxy.ts) calls decodeURIComponent on the path unguarded in its rules proxy: a malformed escape throws URIError and the process dies, answering nothing after. Production Netlify is another engine',
   },
   'http-server': {
