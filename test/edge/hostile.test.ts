@@ -12,6 +12,7 @@ import nodePath from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
+import { EMPTY_LIST_DIR, outputPath } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
 import { folderSite } from './folder-site.ts';
 
@@ -132,5 +133,13 @@ describe('edge handler: methods, page links, the 404 for people', () => {
     expect(response.status).toBe(404);
     if (what === 'page') expect(body).toBe(readFileSync(nodePath.join(siteDir, '404/index.html'), 'utf8'));
     else expect(JSON.parse(body)).toEqual({ detail: what === 'json' ? 'Not found.' : 'Invalid page.' });
+  });
+
+  it.each(['json', 'yaml', 'jsonp', 'jaspar'] as const)('answers a filter value the release does not hold with the empty list the servers serve (%s)', async (format) => {
+    // nginx, Caddy and Apache answer collection=DL with /api/v1/empty-list/ (test/hosts/): the same bytes.
+    const file = readFileSync(nodePath.join(inject('siteDir'), outputPath(EMPTY_LIST_DIR, format)), 'utf8');
+    const response = await handle(new Request(`${SITE_BASE_URL}/api/v1/matrix/?collection=DL&format=${format}`), site());
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(file);
   });
 });
