@@ -453,8 +453,8 @@ async function list(ctx: Ctx): Promise<Response> {
   const view = ownView(ctx, pageSize);
   if (view !== null) {
     // The request is a pre-rendered page's own query URL. Its file is the
-    // answer when its links are the ones written here (they are, unless the
-    // request's parameters are not in the file's order). Without the file (a
+    // answer when its links are the ones written here (not when the request
+    // has a parameter the file's links lack: the links keep it). Without the file (a
     // compact build) the page is rendered here, with the file's navigation for people.
     const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, view));
     if (own(page.next) === next && own(page.previous) === previous) {
