@@ -12,18 +12,19 @@ import { readReleaseInfo, readReleaseText } from './dataset/load.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
 import type { Matrix, Release, ReleaseInfo } from './dataset/types.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
-import { FORMATS } from './formats/registry.ts';
+import type { Resource } from './formats/types.ts';
+import { FORMATS, FORMAT_IDS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
 import { printRedirects, redirectRules } from './hosting/rules.ts';
 import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
-import { NOT_FOUND_HTML, notFoundPage } from './pages/not-found.ts';
+import { notFoundPage } from './pages/not-found.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
 import { apiExtras, routingInput } from './plan/api-extras.ts';
 import { heldRelease, planEndpoints, type HeldRelease } from './plan/endpoints.ts';
-import { defaultPageCount, planBaseId, planResources, withFormat } from './plan/resources.ts';
+import { defaultPageCount, planBaseId, planListPages, planResources, withFormat } from './plan/resources.ts';
 import {
-  FAVICON, HOME, LIST, NOT_FOUND_PAGE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, sitesPath, normaliseBaseUrl,
+  DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FAVICON, HOME, LIST, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, outputPath, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -288,6 +289,12 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   // Netlify and http-server answer every missing file with /404.html: for an
   // unknown matrix that is the real service's answer.
   target.add(outputFile(NOT_FOUND_PAGE), NOT_FOUND);
+  // Browsers get this one instead where the host reads Accept (hosting/routing.ts errors.people).
+  target.add(outputFile(NOT_FOUND_PEOPLE), notFoundPage(release, base));
+  // A filter value the release does not hold: the service answers an empty list (nginx, Caddy, Apache serve these).
+  const [empty] = planListPages([], DEFAULT_PAGE_SIZE, {}, base, layout);
+  const emptyResource: Resource = { ...empty.resource, nav: { ...empty.resource.nav!, title: 'Matrix List (no matrix matches these filters)', formats: [], pages: undefined } };
+  for (const format of FORMAT_IDS) target.add(outputPath(EMPTY_LIST_DIR, format), FORMATS[format].render(withFormat(empty, format, emptyResource), context));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
   const otherHeld = options.main ? options.held.filter((h) => h.prefix !== '').map((h) => ({ year: h.info.year, prefix: h.prefix })) : [];
   for (const [file, content] of apiExtras(release, base, planned, context, { copies: !compact, held: otherHeld })) target.add(file, content);
@@ -296,7 +303,6 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(SEARCH_INDEX), searchIndex(release));
   target.add(outputFile(SEARCH_PAGE), searchPage(release, base));
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
-  target.add(outputFile(NOT_FOUND_HTML), notFoundPage(release, base));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) target.add(file, content);
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).

@@ -189,11 +189,14 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
         Object.assign(env, { JASPAR_SITE: site, JASPAR_PORT: String(o.port), JASPAR_BIND: o.host, HOME: tmp, XDG_DATA_HOME: tmp, XDG_CONFIG_HOME: tmp });
         args = ['run', '--config', path.join(site, HOSTING_FILES.caddy), '--adapter', 'caddyfile'];
         break;
-      case 'apache':
+      case 'apache': {
         need(HOSTING_FILES.apache);
+        const unreadable = process.getuid?.() === 0 ? unreadableByOthers(site) : null;
+        if (unreadable) throw new Error(`Apache started as root serves as the user nobody, who cannot ${unreadable}: every URL would answer 403 or 404. Make the site readable by others (chmod o+rx on the folders, o+r on the files), move it to a readable place such as /srv, or run npm run serve as another user`);
         writeFileSync(path.join(tmp, 'httpd.conf'), apacheMainConf(o, tmp));
         args = ['-f', path.join(tmp, 'httpd.conf'), '-D', 'FOREGROUND'];
         break;
+      }
       case 'netlify':
         need('_redirects');
         Object.assign(env, { BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' });
@@ -232,6 +235,22 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
     throw error;
   }
   return { command: binary, args, env, tmp, cleanup };
+}
+
+/** What "other" users (Apache's nobody) cannot do on the way to the site's files, or null: every folder from / to the site searchable, the site's index.html readable. */
+export function unreadableByOthers(site: string): string | null {
+  const folders: string[] = [];
+  for (let dir = path.resolve(site); ; dir = path.dirname(dir)) {
+    folders.unshift(dir);
+    if (path.dirname(dir) === dir) break;
+  }
+  for (const dir of folders) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) return `enter ${dir} (mode ${(mode & 0o777).toString(8)})`;
+  }
+  const index = path.join(site, 'index.html');
+  if (existsSync(index) && (statSync(index).mode & 0o004) === 0) return `read ${index} (mode ${(statSync(index).mode & 0o777).toString(8)})`;
+  return null;
 }
 
 export class MissingServer extends Error {

@@ -31,7 +31,7 @@ import { SECURITY_HEADERS } from '../hosting/headers.ts';
 import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../plan/resources.ts';
 import type { Page } from '../routes/paginate.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, NOT_FOUND_PEOPLE, PAGE_SIZES, detailDir, fileName, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
   type FilterKey, type Filters,
 } from '../routes/urls.ts';
 import { API_CRUMB, INDEX_TITLES } from '../plan/endpoints.ts';
@@ -259,6 +259,27 @@ function under(host: EdgeSite, prefix: string): EdgeSite {
 const RELEASE_PATH = /^\/releases\/([0-9]{4})(\/.*)?$/;
 
 export async function handle(request: Request, host: EdgeSite): Promise<Response> {
+  const response = await respond(request, host);
+  return response.status === 404 ? forPeople(request, response, host) : response;
+}
+
+/** A 404 "Not found." asked by a browser (Accept, or ?format=api): the 404 page for people, as nginx, Caddy and Apache answer it. */
+async function forPeople(request: Request, response: Response, site: EdgeSite): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return response;
+  const url = new URL(request.url);
+  const asked = url.searchParams.getAll('format').pop();
+  const negotiated = negotiate(asked || undefined, request.headers.get('Accept'));
+  if (!negotiated.ok || negotiated.format !== 'api') return response;
+  // Only "Not found." ("Invalid page." and the others stay the API's errors, as on the servers).
+  const body = await response.clone().text();
+  if (body !== toJson({ detail: NOT_FOUND })) return response;
+  const page = await site.readFile(`${NOT_FOUND_PEOPLE}${fileName('api')}`);
+  if (page === null) return response;
+  await response.body?.cancel();
+  return answer(request, 404, FORMATS.api.mediaType, page);
+}
+
+async function respond(request: Request, host: EdgeSite): Promise<Response> {
   // The method first: a request is copied below (new Request(url, request)), and
   // the Fetch API throws on TRACE, CONNECT and TRACK (a 500 with Deno's stack trace).
   if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') {
@@ -484,8 +505,8 @@ async function list(ctx: Ctx): Promise<Response> {
   const view = ownView(ctx, pageSize);
   if (view !== null) {
     // The request is a pre-rendered page's own query URL. Its file is the
-    // answer when its links are the ones written here (they are, unless the
-    // request's parameters are not in the file's order). Without the file (a
+    // answer when its links are the ones written here (not when the request
+    // has a parameter the file's links lack: the links keep it). Without the file (a
     // compact build) the page is rendered here, with the file's navigation for people.
     const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, view));
     if (own(page.next) === next && own(page.previous) === previous) {

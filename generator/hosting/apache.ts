@@ -33,7 +33,7 @@
 // - Its ETag is the file's inode, mtime and size here (not mtime and size
 //   alone): a file rewritten by a later build gets a new one even when its
 //   size and mtime stay (the archive's entries carry one fixed mtime).
-import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, inAnyRelease, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, inAnyRelease, noMatchRegex, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 const VALUE = '[A-Za-z0-9_-]+';
 const ID = '(?!index\\.)[A-Za-z0-9_-][A-Za-z0-9_.-]*?';
@@ -88,6 +88,8 @@ export function apacheConf(r: ServerRouting): string {
     'ErrorDocument 404 /%{reqenv:JASPAR_ERROR}',
     'ErrorDocument 501 /%{reqenv:JASPAR_ERROR}',
   ];
+  out.push('# "Not found." for people (the page for people asked for, by Accept or ?format=api: the request\'s FMT, REDIRECT_ in its 404\'s internal request): the 404 page in the site\'s layout.');
+  out.push('RewriteCond %{ENV:REDIRECT_STATUS} =404', `RewriteCond %{ENV:REDIRECT_JASPAR_FMT} =api`, `RewriteRule ^(${re(r.errors.notFound)}|${re(r.errors.sitePage)})$ ${r.errors.people} [E=JASPAR_PATH:${r.errors.people},PT,L]`);
   if (r.prefix) {
     out.push(`# The site lives under ${r.prefix}/: nothing else is answered, and files are found without the prefix.`);
     out.push(...setVars([], { ERROR: '404.html' }));
@@ -227,6 +229,13 @@ function listRoute(r: ServerRouting, list: ListRoute, route: string): string[] {
   out.push(...setVars([inRoute], { TARGET: `${dir(env('PAGE'))}${env('FILE')}`, FIRST: `${dir('1')}${env('FILE')}` }));
   // No file: past the end of a list that exists ("Invalid page.", as DRF), or no such list.
   out.push(...fail([inRoute, `%{DOCUMENT_ROOT}${env('TARGET')} !-f`, `%{DOCUMENT_ROOT}${env('FIRST')} -f`], 404, r.errors.invalidPage));
+  if (list.kind === 'matrix' && !list.pathFilter) {
+    // A filter value the release does not hold, spelled as the service folds it: the service's empty list; past page 1 "Invalid page.".
+    const none = [inRoute, `%{DOCUMENT_ROOT}${env('TARGET')} !-f`, `${r.filterKeys.map((k) => env(`Q_${upper(k)}`)).join(':')} ${noMatchRegex(r)}`];
+    const empty = `${r.emptyList.dir}${env('FILE')}`;
+    out.push(...none.map((c) => `RewriteCond ${c}`), `RewriteCond ${env('Q_PAGE')} ^(1|last)?$`, `RewriteRule ^ ${empty} [E=JASPAR_PATH:${empty},PT,L]`);
+    out.push(...fail(none, 404, r.errors.invalidPage));
+  }
   out.push(...fail([inRoute, `%{DOCUMENT_ROOT}${env('TARGET')} !-f`], 404, r.errors.notFound));
   out.push(`RewriteCond ${inRoute}`, `RewriteRule ^ ${env('TARGET')} [E=JASPAR_PATH:${env('TARGET')},PT,L]`, '');
   return out;

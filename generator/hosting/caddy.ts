@@ -26,7 +26,7 @@
 //   never from {path} (which sent /\\evil.example/../api/… to evil.example).
 // - A path with a control character (%00) made the `file` matcher fail with
 //   500; such a path names no file and is answered 404 before any matcher.
-import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, noMatchRegex, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 const VALUE = '[A-Za-z0-9_-]+';
 const re = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
@@ -95,7 +95,10 @@ export function caddyfile(r: ServerRouting): string {
   const apiMiss = name();
   const siteMiss = name();
   add(`@${apiMiss} {`, `\texpression ${quoteRe('{vars.jaspar_error} == "none"')}`, `\tpath ${[r.api, ...r.releases.map((rel) => `${rel.path}${r.api}`)].map((p) => `${p}/*`).join(' ')}`, '}', `vars @${apiMiss} jaspar_error ${r.errors.notFound}`);
-  add(`@${siteMiss} expression ${quoteRe('{vars.jaspar_error} == "none"')}`, `vars @${siteMiss} jaspar_error /404.html`);
+  add(`@${siteMiss} expression ${quoteRe('{vars.jaspar_error} == "none"')}`, `vars @${siteMiss} jaspar_error ${r.errors.sitePage}`);
+  add('# "Not found." for people (the page for people asked for, by Accept or ?format=api): the 404 page in the site\'s layout.');
+  const people = name();
+  add(`@${people} expression ${quoteRe(`{jaspar_asked} == "api" && ({vars.jaspar_error} == "${r.errors.notFound}" || {vars.jaspar_error} == "${r.errors.sitePage}")`)}`, `vars @${people} jaspar_error ${r.errors.people}`);
   add('rewrite * {vars.jaspar_error}');
   add(`header Allow "${ALLOW}"`);
   add(...headers(r, name));
@@ -148,6 +151,8 @@ function maps(r: ServerRouting): string[] {
   }
   out.push('# Filter values become folder names: plain characters only.');
   out.push(`map ${r.filterKeys.map((k) => `{query.${k}}`).join('')} {jaspar_values_ok} {`, `\t${quoteRe('~^[A-Za-z0-9_-]*$')} 1`, '\tdefault 0', '}');
+  out.push('# Filter values spelled as the service folds them: a missing list of these is no match (the empty list).');
+  out.push(`map ${r.filterKeys.map((k) => `{query.${k}}`).join(':')} {jaspar_no_match} {`, `\t${quoteRe(`~${noMatchRegex(r)}`)} 1`, '\tdefault 0', '}');
   out.push(`# page_size: a pre-rendered size, above ${r.maxPageSize} (301 to ${r.maxPageSize}), or anything else (501).`);
   out.push('map {query.page_size} {jaspar_size} {', `\t"" ${r.defaultPageSize}`, `\t${quoteRe(`~^(${r.pageSizes.join('|')})$`)} \${1}`, `\t${quoteRe(`~${aboveMaxRegex(r.maxPageSize)}`)} over`, '\tdefault bad', '}');
   out.push('map {jaspar_size} {jaspar_seg_size} {', `\t${r.defaultPageSize} ""`, `\tdefault ${r.pageSizeSegment[0]}{jaspar_size}${r.pageSizeSegment[1]}`, '}');
@@ -224,6 +229,13 @@ function listRoute(r: ServerRouting, list: ListRoute, name: () => string): strin
   // No file: past the end of a list that exists ("Invalid page.", as DRF), or no such list.
   const invalid = name();
   body.push(`@${invalid} {`, '\tnot file {vars.jaspar_target}', '\tfile {vars.jaspar_first}', '}', `vars @${invalid} jaspar_error ${r.errors.invalidPage}`, `error @${invalid} 404`);
+  if (list.kind === 'matrix' && !list.pathFilter) {
+    // A filter value the release does not hold, spelled as the service folds it: the service's empty list; past page 1 "Invalid page.".
+    const none = name();
+    const nonePage = name();
+    body.push(`@${none} {`, '\tnot file {vars.jaspar_target}', `\texpression ${quoteRe('{jaspar_no_match} == "1" && ({query.page}).matches("^(1|last)?$")')}`, '}', `vars @${none} jaspar_target ${r.emptyList.dir}{jaspar_file}`);
+    body.push(`@${nonePage} {`, '\tnot file {vars.jaspar_target}', `\texpression ${quoteRe('{jaspar_no_match} == "1"')}`, '}', `vars @${nonePage} jaspar_error ${r.errors.invalidPage}`, `error @${nonePage} 404`);
+  }
   const missing = name();
   body.push(`@${missing} not file {vars.jaspar_target}`, `vars @${missing} jaspar_error ${r.errors.notFound}`, `error @${missing} 404`);
   body.push('rewrite * {vars.jaspar_target}');

@@ -7,7 +7,7 @@
 // Netlify applies a custom Content-Type; `netlify dev` keeps the type of the
 // file extension (it writes the static server's headers over the custom ones).
 import { FORMAT_IDS, FORMATS } from '../formats/registry.ts';
-import { LOGOS, fileName } from '../routes/urls.ts';
+import { LOGOS, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, fileName } from '../routes/urls.ts';
 
 export interface HeaderRule {
   for: string;
@@ -67,6 +67,10 @@ export function headerRules(root = ''): HeaderRule[] {
     { for: '/api/*', values: { 'Access-Control-Allow-Origin': '*', Vary: 'Accept' } },
     { for: '/static/*', values: { 'Access-Control-Allow-Origin': '*' } },
     { for: '/download/*', values: { 'Access-Control-Allow-Origin': '*' } },
+    // The servers choose between the 404 for programs and the one for people by Accept (hosting/routing.ts errors).
+    // The 404 for programs is the API's JSON in a file named .html (what Netlify and http-server answer a miss with).
+    { for: NOT_FOUND_PAGE, values: { 'Content-Type': 'application/json', Vary: 'Accept' } },
+    { for: `${NOT_FOUND_PEOPLE}*`, values: { Vary: 'Accept' } },
     // Netlify: only what no other rule's Cache-Control matches (it would join the values).
     // Its default for the rest is max-age=0, must-revalidate with an ETag of the content:
     // sound, so the versioned matrix files (whose folder a splat cannot tell from a

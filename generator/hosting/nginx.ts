@@ -29,7 +29,7 @@
 //   a rebuilt file of the same size with the same mtime (the archive's
 //   entries carry one fixed mtime) keeps its validators; see README "Caching".
 import type { FilterKey } from '../routes/urls.ts';
-import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, inAnyRelease, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
+import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, inAnyRelease, noMatchRegex, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 
 /** A value that may become a folder name (views.ts writes only such values). */
 const VALUE = '[A-Za-z0-9_-]+';
@@ -75,6 +75,8 @@ export function nginxHttpConf(r: ServerRouting): string {
   }
   out.push('# Filter values become folder names: plain characters only.');
   out.push(`map "${r.filterKeys.map((k) => `$arg_${k}`).join('')}" $jaspar_values_ok {`, '  "" 1;', `  "~^[A-Za-z0-9_-]+$" 1;`, '  default 0;', '}');
+  out.push('# Filter values spelled as the service folds them: a missing list of these is no match (the empty list).');
+  out.push(`map "${r.filterKeys.map((k) => `$arg_${k}`).join(':')}" $jaspar_no_match {`, `  ${quoteRe(`~${noMatchRegex(r)}`)} 1;`, '  default 0;', '}');
   out.push(`# page_size: a pre-rendered size, above ${r.maxPageSize} (301 to ${r.maxPageSize}), or anything else (501).`);
   out.push('map $arg_page_size $jaspar_size {', `  "" ${r.defaultPageSize};`, `  "~^(${r.pageSizes.join('|')})$" $arg_page_size;`, `  "~${aboveMaxRegex(r.maxPageSize)}" over;`, '  default bad;', '}');
   out.push('map $jaspar_size $jaspar_seg_size {', `  ${r.defaultPageSize} "";`, `  default "${r.pageSizeSegment[0]}\${jaspar_size}${r.pageSizeSegment[1]}";`, '}');
@@ -82,8 +84,10 @@ export function nginxHttpConf(r: ServerRouting): string {
   out.push('# page: a positive integer; anything else answers "Invalid page." (when the list exists).');
   out.push('map $arg_page $jaspar_page_arg {', '  "" 1;', '  "~^[1-9][0-9]*$" $arg_page;', '  default invalid;', '}');
   out.push('# The error file a location chose; none: the site\'s /404.html (the API\'s own 404 under /api/).');
-  out.push('map $jaspar_error $jaspar_error_page {', `  "" $jaspar_default_404;`, '  default $jaspar_error;', '}');
-  out.push('map $uri $jaspar_default_404 {', `  "~${inAnyRelease(`^${re(r.api)}/`, r.releases)}" ${r.errors.notFound};`, '  default /404.html;', '}');
+  out.push('map $jaspar_error $jaspar_error_json {', `  "" $jaspar_default_404;`, '  default $jaspar_error;', '}');
+  out.push('map $uri $jaspar_default_404 {', `  "~${inAnyRelease(`^${re(r.api)}/`, r.releases)}" ${r.errors.notFound};`, `  default ${r.errors.sitePage};`, '}');
+  out.push('# "Not found." for people (the page for people asked for, by Accept or ?format=api): the 404 page in the site\'s layout.');
+  out.push('map "$jaspar_asked:$jaspar_error_json" $jaspar_error_page {', `  "~^api:(${re(r.errors.notFound)}|${re(r.errors.sitePage)})$" ${r.errors.people};`, '  default $jaspar_error_json;', '}');
   out.push('# Response headers by the path of the file served (hosting/headers.ts).');
   const names = [...new Set(r.headers.flatMap((h) => Object.keys(h.values)))].filter((n) => n !== 'Content-Type');
   for (const name of names) {
@@ -245,6 +249,12 @@ function listLocation(r: ServerRouting, list: ListRoute, suffix: string, chooseF
   out.push(...block('!-f $document_root$jaspar_target', ['set $jaspar_state miss;']));
   out.push(...block('-f $document_root$jaspar_first', ['set $jaspar_state "${jaspar_state}first";']));
   out.push(...block('$jaspar_state = missfirst', fail(404, r.errors.invalidPage)));
+  if (list.kind === 'matrix' && !list.pathFilter) {
+    // A filter value the release does not hold, spelled as the service folds it: the service's empty list; past page 1 "Invalid page.".
+    out.push(`  set $jaspar_none "\${jaspar_state}:\${jaspar_no_match}:\${arg_page}";`);
+    out.push(...block('$jaspar_none ~ "^miss:1:(1|last)?$"', [`rewrite ^ ${r.emptyList.dir}\${jaspar_file} last;`]));
+    out.push(...block('$jaspar_none ~ "^miss:1:"', fail(404, r.errors.invalidPage)));
+  }
   out.push(...block('$jaspar_state = miss', fail(404, r.errors.notFound)));
   out.push('  rewrite ^ $jaspar_target last;', '}');
   return out;

@@ -19,7 +19,7 @@ import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS, type FormatId } from '../formats/r
 import { VIEW_FORMAT_SIZES } from '../plan/resources.ts';
 import { shardOf, type Layout } from '../routes/shard.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
+  API, DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FILTER_KEYS, LIST, LOGOS, NO_MATCH_VALUE, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
   sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
 } from '../routes/urls.ts';
 import { FILTER_COMBINATIONS } from '../plan/views.ts';
@@ -109,10 +109,16 @@ export interface ServerRouting {
   viewFormats: Record<number, FormatId[]>;
   unsupportedParams: { param: string; file: string }[];
   errors: {
-    notFound: string; invalidPage: string; filters: string; pageSize: string; formatPageSize: string; bedList: string; release: string;
+    notFound: string; invalidPage: string; filters: string;
+    /** The site's 404 for programs outside the API ({"detail":"Not found."}), and the file of the 404 for people (a browser's Accept). */
+    sitePage: string; people: string; pageSize: string; formatPageSize: string; bedList: string; release: string;
   };
   year: number;
   lastPage: number;
+  /** A filter value the release does not hold (collection=DL): page 1 of the matrix list is the
+   *  service's empty list, in this folder (file: the format's), later pages "Invalid page.". Only
+   *  for values spelled as the service folds them (`values`, regular expressions per filter key). */
+  emptyList: { dir: string; values: Record<FilterKey, string> };
   lists: ListRoute[];
   keyed: KeyedRoute[];
   /** Formats of the API root. */
@@ -262,6 +268,8 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     errors: {
       notFound: errorPaths.notFound,
       invalidPage: errorPaths.invalidPage,
+      sitePage: NOT_FOUND_PAGE,
+      people: `${NOT_FOUND_PEOPLE}${fileName('api')}`,
       filters: unsupportedPath('filters'),
       pageSize: unsupportedPath('page-size'),
       formatPageSize: unsupportedPath('format-page-size'),
@@ -270,6 +278,7 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     },
     year: input.year,
     lastPage: input.pageCount,
+    emptyList: { dir: EMPTY_LIST_DIR, values: NO_MATCH_VALUE },
     lists,
     keyed,
     rootFormats: INDEX_FORMATS,
@@ -300,6 +309,11 @@ function cacheRules(matrixDir: Template): ServerRouting['cache'] {
     { pattern: '^/download/', value: CACHE_CONTROL.download },
     { pattern: '^/', value: CACHE_CONTROL.release },
   ];
+}
+
+/** Regular expression of the filter values (joined by ":" in filterKeys order, absent ones empty) for which a missing list means no match. */
+export function noMatchRegex(r: ServerRouting): string {
+  return `^${r.filterKeys.map((k) => `(${r.emptyList.values[k]})?`).join(':')}$`;
 }
 
 /** Regular expression of a page size above the real maximum (answered by a 301 to the maximum). */

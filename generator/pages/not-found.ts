@@ -1,13 +1,11 @@
 // The 404 page for people: what a browser (Accept: text/html) is shown for
 // a path the site does not have, where programs get the API's JSON error.
-// Hosts route to it (generator/hosting/); it is a page of its own, written
-// at NOT_FOUND_HTML, with root-relative links that work from any path.
+// nginx, Caddy, Apache and the edge handler choose it by the Accept header
+// (hosting/routing.ts errors.people); it is written at routes/paths.ts
+// NOT_FOUND_PEOPLE, with root-relative links that work from any path.
 import type { Release } from '../dataset/types.ts';
 import { escapeHtml, htmlHead, rebase, siteFooter, siteHeader } from '../formats/api.ts';
 import { DOWNLOADS_PAGE, SEARCH_PAGE, basePathOf, indexDir, listDir } from '../routes/urls.ts';
-
-/** Where the 404 page for people lies. */
-export const NOT_FOUND_HTML = '/static/404.html';
 
 export function notFoundPage(release: Release, base: string): string {
   return rebase(`${htmlHead(`Not found – ${release.info.name} (JASPAR mirror)`)}<body>

@@ -21,8 +21,10 @@ export const RELEASES_DIR = '/releases/';
 export const FAVICON = '/static/api/favicon.svg';
 /** JASPAR itself: the pages for people link a matrix's profile there (…/matrix/MA0139.1/). */
 export const JASPAR_SITE = 'https://jaspar.elixir.no/';
-/** What Netlify and http-server answer a missing file with. */
+/** What Netlify and http-server answer a missing file with: the API's "Not found." for programs. */
 export const NOT_FOUND_PAGE = '/404.html';
+/** The 404 for people, where a host answers by the Accept header (nginx, Caddy, Apache, the edge handler). */
+export const NOT_FOUND_PEOPLE = '/404/';
 
 // List views and index lists (here, not in urls.ts, so that the pages for people can link them).
 export const DEFAULT_PAGE_SIZE = 10;

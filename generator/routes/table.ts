@@ -12,7 +12,7 @@
 // flat; see shard.ts). The output folder of a format is dir + files[format].
 import { FORMAT_IDS, FORMATS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
 import type { Layout } from './shard.ts';
-import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, FILTER_KEYS, LIST, LOGOS, OPENAPI_JSON, OPENAPI_YAML, PAGE_SIZES, SITES_FILES, errorPaths, fileName, type FilterKey } from './urls.ts';
+import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, FILTER_KEYS, LIST, LOGOS, NOT_FOUND_PEOPLE, OPENAPI_JSON, OPENAPI_YAML, PAGE_SIZES, SITES_FILES, errorPaths, fileName, type FilterKey } from './urls.ts';
 
 /** Formats of resources that are not matrices: the real service's text formats print matrices only. */
 export const INDEX_FORMATS: readonly FormatId[] = ['api', 'json', 'jsonp', 'yaml'];
@@ -151,6 +151,7 @@ export function routeTable(layout: Layout, root = ''): RouteTable {
     r('search', '/search/', '/search/', [], ['q'], ['api']),
     r('home', '/', '/', [], [], ['api']),
     r('error', '/404.html', '/404.html', [], [], []),
+    r('error', NOT_FOUND_PEOPLE, NOT_FOUND_PEOPLE, [], [], ['api']),
   ];
   return {
     root,

@@ -4,7 +4,7 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
-import { API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, queryString, sitesPath, type Filters } from './paths.ts';
+import { API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, queryString, sitesPath, type FilterKey, type Filters } from './paths.ts';
 import { idSegment, logoName, type Layout } from './shard.ts';
 
 export * from './paths.ts';
@@ -18,6 +18,19 @@ export function fileName(format: FormatId): string {
 
 /** Page sizes pre-rendered for every list; the real service caps page_size at 1000. */
 export const PAGE_SIZES = [10, 25, 50, 100, 250, 500, 1000] as const;
+
+/** The answer to a filter value the release does not hold (collection=DL): the service's empty
+ *  list, page 1, in each format; a folder under the API that no route answers by its own URL. */
+export const EMPTY_LIST_DIR = `${API}/empty-list/`;
+/** A filter value whose missing folder means no match (the service folds collection to upper
+ *  case and tax_group to lower case; tax_id is a number; version filters only on "latest"):
+ *  for any other spelling the folder may be missing while the service still finds matrices. */
+export const NO_MATCH_VALUE: Record<FilterKey, string> = {
+  collection: '[A-Z0-9_-]+',
+  tax_group: '[a-z0-9_-]+',
+  tax_id: '[1-9][0-9]*',
+  version: 'latest',
+};
 
 /** Folders of a matrix or base id and of a base id's versions, in the site's layout: id folders move into
  *  shard folders only when a release is too large for one folder (shard.ts). */

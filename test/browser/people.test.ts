@@ -297,7 +297,7 @@ describe('the pages for people in Chromium on http-server', () => {
     ['search', '/search/?q=SOX2'],
     ['downloads', '/download/'],
     ['API documentation', '/api/v1/live-api/'],
-    ['not found', '/static/404.html'],
+    ['not found', '/404/'],
   ];
 
   it.each(PAGES)('%s (%s): no wider than a desktop or a phone screen, axe finds no violation', async (label, url) => {

@@ -228,7 +228,12 @@ export const DESIGN = {
   noSlash: 'a matrix URL without its trailing slash: the service redirects (301) to the URL with the slash; the mirror\'s static files answer it (the matrix, or 404 where the slashed URL is 404 too)',
   apiError: 'an error asked as format=api: the service shows it on its browsable page (404); the mirror answers the JSON error (404)',
   optionsText: 'OPTIONS in a text format: the service fails to render its metadata (500 HTML); the mirror answers the metadata as JSON',
+  pageOneLink: 'page 2: the service drops page=1 from the link to page 1; the mirror keeps it, as its pre-rendered files and the list contract write it',
+  notFoundPage: '"Not found." asked as the page for people (format=api, a browser\'s Accept): the service shows the error on its browsable page; the mirror answers its 404 page for people (as nginx, Caddy and Apache do)',
 } as const;
+
+/** The link to page 1 as the service writes it: without page=1. */
+const servicePageOne = (body: string) => body.replace(/([?&])page=1(&|(?=["'\s<]|$))/gm, (_, before: string, after: string) => (after === '&' ? before : ''));
 export type Verdict = { kind: 'same' } | { kind: 'design'; reason: keyof typeof DESIGN } | { kind: 'refused'; reason: string } | { kind: 'different'; why: string };
 
 export interface Answer {
@@ -268,9 +273,11 @@ export function compare(request: GridRequest, mirror: Answer, oracle: Answer): V
     return mirror.type === oracle.type || (oracle.type === 'text/bed' && mirror.type === 'text/plain') ? { kind: 'same' } : { kind: 'different', why: `type ${mirror.type}, oracle ${oracle.type}` };
   }
   if (oracle.type === 'text/html' && mirror.type === 'text/html') {
+    if (mirror.status === 404 && mirror.body.includes('<h1>Page not found</h1>') && shownJson(oracle.body)?.includes('"Not found."')) return { kind: 'design', reason: 'notFoundPage' };
     const a = shownJson(mirror.body);
     const b = shownJson(oracle.body);
-    return a !== null && a === b ? { kind: 'design', reason: 'apiPage' } : { kind: 'different', why: `api page JSON:\n${a?.slice(0, 300)}\n${b?.slice(0, 300)}` };
+    if (a !== null && a === b) return { kind: 'design', reason: 'apiPage' };
+    return a !== null && b !== null && servicePageOne(a) === b ? { kind: 'design', reason: 'pageOneLink' } : { kind: 'different', why: `api page JSON:\n${a?.slice(0, 300)}\n${b?.slice(0, 300)}` };
   }
   if (oracle.type === 'text/bed') {
     if (mirror.type !== 'text/plain') return { kind: 'different', why: `type ${mirror.type}, oracle text/bed` };
@@ -279,6 +286,7 @@ export function compare(request: GridRequest, mirror: Answer, oracle: Answer): V
   }
   if (mirror.type !== oracle.type) return { kind: 'different', why: `type ${mirror.type}, oracle ${oracle.type}` };
   if (mirror.body === oracle.body) return { kind: 'same' };
+  if (mirror.status === 200 && servicePageOne(mirror.body) === oracle.body) return { kind: 'design', reason: 'pageOneLink' };
   if (TEXT_TYPES.includes(oracle.type) && oracle.body === 'No PFM data available' && /^(MEME version 4[^]*)?$/.test(mirror.body)) return { kind: 'design', reason: 'emptyText' };
   return { kind: 'different', why: firstDifference(mirror.body, oracle.body) };
 }

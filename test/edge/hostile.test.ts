@@ -7,9 +7,12 @@
 // it with a checked callback), a JSONP callback is always an identifier path,
 // and every file it asks the site for is a clean path inside the site (no
 // "..", no user text in it but ids the release holds).
+import { readFileSync } from 'node:fs';
+import nodePath from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
 import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
+import { EMPTY_LIST_DIR, outputPath } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
 import { folderSite } from './folder-site.ts';
 
@@ -68,7 +71,9 @@ describe('edge handler under hostile requests', () => {
         const type = response.headers.get('content-type') ?? '';
         if (type.startsWith('application/javascript') && m !== 'HEAD') expect(body, label).toMatch(/^[A-Za-z_$][A-Za-z0-9_$]*(\.[A-Za-z_$][A-Za-z0-9_$]*)*\(/);
         const fromSite = asked.length > 0 && asked[asked.length - 1] === new URL(request.url).pathname; // passed through as it is
-        if (response.status !== 200 && !fromSite && m !== 'HEAD') {
+        // A browser's "Not found." is the 404 page for people (the page asked for, as on nginx, Caddy and Apache).
+        const forPeople = response.status === 404 && type.startsWith('text/html') && asked.includes('/404/index.html');
+        if (response.status !== 200 && !fromSite && !forPeople && m !== 'HEAD') {
           const json = type.startsWith('application/javascript') ? body.replace(/^[^(]*\(/, '').replace(/\);$/, '') : body;
           expect((JSON.parse(json) as { detail?: unknown }).detail, label).toEqual(expect.any(String));
         }
@@ -78,7 +83,7 @@ describe('edge handler under hostile requests', () => {
   });
 });
 
-describe('edge handler and methods', () => {
+describe('edge handler: methods, page links, the 404 for people', () => {
   // The Fetch API refuses TRACE, CONNECT and TRACK in new Request(); a host's
   // runtime (Deno.serve, workerd) hands them over all the same. A GET request
   // that says it is one stands for it: copying it throws as the real one did.
@@ -112,5 +117,29 @@ describe('edge handler and methods', () => {
   it('writes previous for page 2 as the file has it (…&page=1)', async () => {
     const response = await handle(new Request(`${SITE_BASE_URL}/api/v1/matrix?format=json&page=2`), site());
     expect((JSON.parse(await response.text()) as { previous: string }).previous).toBe(`${SITE_BASE_URL}/api/v1/matrix?format=json&page=1`);
+  });
+
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  it.each([
+    ['/api/v1/matrix/MA9999.9/', BROWSER, 'page'],
+    ['/api/v1/nope/', BROWSER, 'page'],
+    ['/api/v1/matrix/MA9999.9/', 'application/json', 'json'],
+    ['/api/v1/matrix/MA9999.9/?format=json', BROWSER, 'json'],
+    ['/api/v1/matrix/?page=99999', BROWSER, 'invalid'],
+  ])('%s, Accept %s: %s', async (p, accept, what) => {
+    const siteDir = inject('siteDir');
+    const response = await handle(new Request(`${SITE_BASE_URL}${p}`, { headers: { Accept: accept } }), site());
+    const body = await response.text();
+    expect(response.status).toBe(404);
+    if (what === 'page') expect(body).toBe(readFileSync(nodePath.join(siteDir, '404/index.html'), 'utf8'));
+    else expect(JSON.parse(body)).toEqual({ detail: what === 'json' ? 'Not found.' : 'Invalid page.' });
+  });
+
+  it.each(['json', 'yaml', 'jsonp', 'jaspar'] as const)('answers a filter value the release does not hold with the empty list the servers serve (%s)', async (format) => {
+    // nginx, Caddy and Apache answer collection=DL with /api/v1/empty-list/ (test/hosts/): the same bytes.
+    const file = readFileSync(nodePath.join(inject('siteDir'), outputPath(EMPTY_LIST_DIR, format)), 'utf8');
+    const response = await handle(new Request(`${SITE_BASE_URL}/api/v1/matrix/?collection=DL&format=${format}`), site());
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe(file);
   });
 });

@@ -1,10 +1,10 @@
 // npm run serve: what it says when it cannot start (the servers starting
 // from it: conformance.test.ts, prefix-shards.test.ts).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MissingServer, findBinary, isCompact, netlifyEdgeMissing, serverCommand } from '../../scripts/serve.ts';
+import { MissingServer, findBinary, isCompact, netlifyEdgeMissing, serverCommand, unreadableByOthers } from '../../scripts/serve.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 import { runScript } from '../support/run.ts';
 
@@ -29,6 +29,31 @@ describe('npm run serve', () => {
     const run = await serve(...args);
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(message);
+  });
+
+  it('says why Apache started as root cannot read a site under a private folder (it serves as nobody: 403/404 for everything)', () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-serve-private-'));
+    try {
+      const site = path.join(root, 'home', 'site');
+      mkdirSync(site, { recursive: true });
+      writeFileSync(path.join(site, 'index.html'), '');
+      chmodSync(root, 0o755);
+      chmodSync(path.join(root, 'home'), 0o700);
+      expect(unreadableByOthers(site)).toBe(`enter ${path.join(root, 'home')} (mode 700)`);
+      chmodSync(path.join(root, 'home'), 0o755);
+      chmodSync(path.join(site, 'index.html'), 0o600);
+      expect(unreadableByOthers(site)).toBe(`read ${path.join(site, 'index.html')} (mode 600)`);
+      chmodSync(path.join(site, 'index.html'), 0o644);
+      expect(unreadableByOthers(site)).toBeNull();
+      if (process.getuid?.() === 0 && findBinary('apache')) {
+        chmodSync(path.join(root, 'home'), 0o700);
+        mkdirSync(path.join(site, '_hosting'));
+        writeFileSync(path.join(site, '_hosting/apache.conf'), '');
+        expect(() => serverCommand('apache', { dir: site, port: 18498, host: '127.0.0.1' })).toThrow(/Apache started as root serves as the user nobody, who cannot enter .*home \(mode 700\)/);
+      }
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   describe('the edge engines (commands only; compact.test.ts starts them)', () => {
