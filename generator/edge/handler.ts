@@ -35,6 +35,7 @@ import {
   type FilterKey, type Filters,
 } from '../routes/urls.ts';
 import { API_CRUMB, INDEX_TITLES } from '../plan/endpoints.ts';
+import { ABSENT_ENDPOINTS, absentDetail } from '../routes/urls.ts';
 import { FLAT } from '../routes/shard.ts';
 import { LAYOUT_KINDS, apiRoutes, apiTarget, type ApiTarget } from './api-routes.ts';
 import { FILTER_COMBINATIONS } from '../plan/views.ts';
@@ -593,6 +594,9 @@ type IndexPage = Extract<ApiTarget, { kind: 'index-page' }>;
 const indexItems = new WeakMap<Loaded, Map<string, Promise<Json[]>>>();
 
 async function otherRoute(request: Request, url: URL, site: EdgeSite, host: EdgeSite): Promise<Response> {
+  // Endpoints of the service with no data here (TFFM, inference): 404 with why.
+  const absent = ABSENT_ENDPOINTS.find((a) => url.pathname === a.path || url.pathname.startsWith(`${a.path}/`));
+  if (absent) return error(request, 404, absentDetail(absent.what));
   // Matched first in the flat layout, so that pages and assets never wait for the indexes.
   const flat = apiTarget(apiRoutes(FLAT), url.pathname, [], null);
   if (flat === null ? !url.pathname.startsWith(`${API}/`) : flat.kind === 'file' && !LAYOUT_KINDS.has(flat.route)) return site.next(request);

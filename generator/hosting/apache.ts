@@ -139,6 +139,7 @@ export function apacheConf(r: ServerRouting): string {
   // Each release's routes: the default release's, then each other one's under its path (routing.ts releaseVariants).
   for (const v of releaseVariants(r)) {
     if (v.releasePath) out.push(`# JASPAR ${v.year}: the same routes under ${v.releasePath}/`);
+    for (const a of v.absent) out.push(`# ${a.path}: no data here, 404 with why`, `RewriteRule ^${re(a.path)}(/.*)?$ - [E=JASPAR_ERROR:${a.file.slice(1)},R=404,L]`);
     for (const list of v.lists) out.push(...listRoute(v, list, routeName()));
     for (const k of v.keyed) out.push(...keyedRoute(v, k, routeName()));
     // The API root.

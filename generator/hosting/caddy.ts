@@ -79,6 +79,7 @@ export function caddyfile(r: ServerRouting): string {
   // Each release's routes: the default release's, then each other one's under its path (routing.ts releaseVariants).
   for (const v of releaseVariants(r)) {
     if (v.releasePath) add(`# JASPAR ${v.year}: the same routes under ${v.releasePath}/`);
+    for (const a of v.absent) add(`# ${a.path}: no data here, 404 with why`, ...fail(`@${name()} path ${a.path} ${a.path}/*`, 404, a.file));
     for (const list of v.lists) add(...listRoute(v, list, name));
     for (const k of v.keyed) add(...keyedRoute(v, k, name));
     // The API root.

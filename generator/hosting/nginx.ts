@@ -166,6 +166,7 @@ export function nginxServerConf(r: ServerRouting): string {
   // Each release's routes: the default release's, then each other one's under its path (routing.ts releaseVariants).
   for (const v of releaseVariants(r)) {
     if (v.releasePath) out.push(`# JASPAR ${v.year}: the same routes under ${v.releasePath}/ (release=${v.year} on the routes above comes here)`);
+    for (const a of v.absent) out.push(`# ${a.path}: no data here, 404 with why`, `location ~ ${quoteRe(`^${re(a.path)}(/.*)?$`)} {`, '  default_type application/json;', ...fail(404, a.file).map((l) => `  ${l}`), '}');
     for (const list of v.lists) out.push(...listLocation(v, list, suffix, chooseFormat, fail, block));
     for (const k of v.keyed) out.push(...keyedLocation(v, k, suffix, chooseFormat, fail, block));
     // The API root.

@@ -20,7 +20,7 @@ import { VIEW_FORMAT_SIZES } from '../plan/resources.ts';
 import { shardOf, type Layout } from '../routes/shard.ts';
 import {
   API, DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FILTER_KEYS, LIST, LOGOS, NO_MATCH_VALUE, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
-  sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
+  ABSENT_ENDPOINTS, absentPath, sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
 } from '../routes/urls.ts';
 import { FILTER_COMBINATIONS } from '../plan/views.ts';
 import { CACHE_CONTROL, headerRules } from './headers.ts';
@@ -134,6 +134,8 @@ export interface ServerRouting {
   releases: readonly ReleaseRoute[];
   /** Collections this release lacks (ReleaseRoute.unmirrored). */
   unmirrored: ReleaseRoute['unmirrored'];
+  /** Endpoints of the service with no data here (routes/urls.ts ABSENT_ENDPOINTS): the path and everything under it answer 404 with the file. */
+  absent: { path: string; file: string }[];
 }
 
 /**
@@ -151,6 +153,7 @@ export function releaseVariants(r: ServerRouting): ServerRouting[] {
       releasePath: rel.path,
       releases: [],
       unmirrored: rel.unmirrored,
+      absent: r.absent.map((a) => ({ ...a, path: at(a.path) })),
       year: rel.year,
       lastPage: rel.lastPage,
       api: at(r.api),
@@ -292,6 +295,7 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
     releasePath: '',
     releases,
     unmirrored: [],
+    absent: ABSENT_ENDPOINTS.map((e) => ({ path: e.path, file: absentPath(e.path) })),
   };
 }
 

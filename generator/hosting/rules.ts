@@ -122,6 +122,7 @@ const API_PARAMS = [...new Set(['format', 'page', 'page_size', 'release', 'callb
 
 export { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
 import { MAX_PAGE_SIZE, PAGE_SIZE_ALIASES, UNSUPPORTED_PARAMS } from '../routes/table.ts';
+import { ABSENT_ENDPOINTS, absentBody, absentPath } from '../routes/urls.ts';
 /** Formats whose file is index.<format>.txt: one placeholder rule (format=:format → index.:format.txt) answers them all. */
 export const TEXT_FORMATS: readonly FormatId[] = FORMAT_IDS.filter((f) => fileName(f) === `index.${f}.txt`);
 /** The file name of every text format, with the format as a placeholder ("index.:format.txt"). */
@@ -183,7 +184,7 @@ export function errorFiles(input: Pick<RoutingInput, 'year' | 'held'>): [string,
     })]);
   }
   files.push([unsupportedPath('bed-list'), JSON.stringify({ detail: `format=bed is pre-rendered for the unfiltered matrix list at page_size=${DEFAULT_PAGE_SIZE} only. The binding sites of one matrix: /api/v1/sites/<matrix_id>/ or /download/bed_files/<matrix_id>.bed.` })]);
-  return files.map(([p, body]) => [p, `${body}\n`]);
+  return [...files.map(([p, body]): [string, string] => [p, `${body}\n`]), ...ABSENT_ENDPOINTS.map((a): [string, string] => [absentPath(a.path), absentBody(a.what)])];
 }
 
 /** Minimal filter sets no combination of the family holds: any request that has one is unsupported. */
@@ -267,6 +268,8 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   const otherReleases = JASPAR_RELEASE_YEARS.filter((year) => year !== input.year);
   const held = new Set((input.held ?? []).map((h) => h.year));
 
+  // Endpoints of the service with no data here (TFFM, inference): 404 with why, whatever the query.
+  for (const a of ABSENT_ENDPOINTS) for (const from of [a.path, `${a.path}/*`]) rules.push({ from, to: absentPath(a.path), status: 404, force: true });
   // Files that lie where a placeholder rule below would take their name for
   // an id or a collection: served as they are.
   for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {

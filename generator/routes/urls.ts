@@ -86,6 +86,19 @@ export const errorPaths = {
   notFound: `${API}/errors/not-found.json`,
   invalidPage: `${API}/errors/invalid-page.json`,
 } as const;
+/**
+ * Endpoints of the real service that hold no matrix data of the mirror's
+ * releases (TFFM hidden Markov models, protein-sequence inference): every
+ * host answers them 404 with why, from this file, never a page of the site.
+ */
+export const ABSENT_ENDPOINTS = [
+  { path: `${API}/tffm`, what: 'TFFM profiles (JASPAR\'s transcription factor flexible models)' },
+  { path: `${API}/infer`, what: 'profile inference from a protein sequence' },
+] as const;
+export const absentPath = (endpoint: string) => `${API}/errors/absent/${endpoint.slice(endpoint.lastIndexOf('/') + 1)}.json`;
+export const absentDetail = (what: string) => `This mirror answers the matrix profiles of /api/v1/matrix/ and the lists around them; it holds no ${what}. Ask JASPAR itself (https://jaspar.elixir.no/api/v1/).`;
+export const absentBody = (what: string) => `${JSON.stringify({ detail: absentDetail(what) })}\n`;
+
 /** The JSON error answering a request for a collection JASPAR's release has and the mirror does not (404, in that release's site). */
 export const unmirroredPath = (collection: string) => `${API}/errors/unmirrored/${collection}.json`;
 /** The JSON error answering a request the mirror cannot answer (501). */
