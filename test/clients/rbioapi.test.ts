@@ -60,6 +60,15 @@ const TFFM_REFUSED: Record<string, number> = { tffm_search: 501, tffm: 404 };
 /** Whether the error rbioapi shows for a TFFM call says why (names TFFM): not today (see TFFM_REFUSED). */
 const TFFM_REFUSAL_SAYS_WHY = false;
 
+/**
+ * Calls that send release=2026 whose 2026 reference equals their 2024 one
+ * (the same 46 species; FOXP3 is MA0850.1 in both; one Zipper-Type matrix):
+ * their being right does not show which release answered. Every other call
+ * that sends a release has a 2026 reference unlike its 2024 one. Exact, so
+ * that a change in the data either way is seen.
+ */
+const SAME_IN_BOTH_RELEASES = ['species', 'search_tf_name', 'search_tf_class'];
+
 // ---- where each call's reference comes from --------------------------------
 /**
  * oracle: the DRF oracle's answer (JASPAR 2024); release: computed from the
@@ -342,6 +351,12 @@ describe('rbioapi against the oracle and the mirror on netlify dev', () => {
 
   it(`with rbioapi's default release (${RBIOAPI_DEFAULT}): prints the table and the count, and the mirror gets the right data for exactly MIRROR_RIGHT[${RBIOAPI_DEFAULT}]`, () => {
     expectExactlyRight(runs[RBIOAPI_DEFAULT]);
+  });
+
+  it(`the calls that send release=${RBIOAPI_DEFAULT} tell the releases apart, but for exactly SAME_IN_BOTH_RELEASES`, () => {
+    const same2024 = DEFAULT_CALLS.filter((c) => runs[RBIOAPI_DEFAULT].references.get(c.name)!.from === 'release')
+      .filter((c) => same(computedDigest(RBIOAPI_DEFAULT, c.name), computedDigest(2024, c.name))).map((c) => c.name);
+    expect(same2024).toEqual(SAME_IN_BOTH_RELEASES);
   });
 
   it('the TFFM calls are refused in both releases (TFFM_REFUSED), and whether the error says why is TFFM_REFUSAL_SAYS_WHY', () => {
