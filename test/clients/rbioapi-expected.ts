@@ -31,23 +31,44 @@ export function indexDigest(key: string, values: Iterable<string>): Digest {
   return { rows: sorted.length, key, values_md5: md5(sorted.join('\n')), first: sorted.slice(0, 3) };
 }
 
-const icontains = (values: readonly string[], needle: string) => values.some((v) => v.toLowerCase().includes(needle.toLowerCase()));
+// The oracle's database is SQLite: its LIKE (Django's icontains and iexact)
+// folds ASCII letters only.
+const fold = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const icontains = (values: readonly string[], needle: string) => values.some((v) => fold(v).includes(fold(needle)));
+
+/** The service's order: `order` (rbioapi's vector joined with commas) by name either way, else by name; ties in release row order (the oracle's SQLite sort keeps insertion order). */
+function ordered(matrices: readonly Matrix[], order: unknown): Matrix[] {
+  const by = order === undefined ? 'name' : ([] as unknown[]).concat(order).map(String).join(',');
+  if (by !== 'name' && by !== '-name') throw new Error(`no release-derived order for order=${by}: the oracle (views.py, OrderingFilter) is its reference`);
+  if (by === 'name') return listOrder(matrices);
+  return [...matrices].sort((a, b) => Buffer.compare(Buffer.from(b.name), Buffer.from(a.name)) || a.row - b.row);
+}
 
 /**
  * The matrices a search or *_matrices call asks for, with the service's
- * semantics (the oracle's, where it has them): collection and tax_group
- * exact, tax_id any of a list, tf_class/tf_family/data_type a
- * case-insensitive substring of an annotation.
+ * semantics (test/oracle/drf/matrix/views.py, JASPARFilterBackend, where it
+ * has them): collection upper-cased and exact, tf_name (name=) exact but for
+ * case, tax_group lower-cased and exact, tax_id any of a list,
+ * tf_class/tf_family/data_type a case-insensitive substring of an
+ * annotation, term (search=) of the name, base id or collection; then
+ * only_last_version (version=latest) keeps the newest version of each base
+ * id among what the other filters left, and order sorts.
  */
 export function selectMatrices(release: Release, args: Args): Matrix[] {
   const taxIds = args.tax_id === undefined ? undefined : ([] as unknown[]).concat(args.tax_id).map(String);
-  return listOrder(release.matrices.filter((m) =>
-    (args.collection === undefined || m.collection === args.collection) &&
-    (args.tax_group === undefined || m.taxGroup === args.tax_group) &&
+  const term = args.term === undefined ? undefined : String(args.term);
+  const chosen = release.matrices.filter((m) =>
+    (args.collection === undefined || m.collection === String(args.collection).toUpperCase()) &&
+    (args.tf_name === undefined || fold(m.name) === fold(String(args.tf_name))) &&
+    (args.tax_group === undefined || m.taxGroup === String(args.tax_group).toLowerCase()) &&
     (taxIds === undefined || m.species.some((s) => s.taxId !== null && taxIds.includes(String(s.taxId)))) &&
     (args.tf_class === undefined || icontains(m.tfClass, String(args.tf_class))) &&
     (args.tf_family === undefined || icontains(m.tfFamily, String(args.tf_family))) &&
-    (args.data_type === undefined || icontains([m.dataType], String(args.data_type)))));
+    (args.data_type === undefined || icontains([m.dataType], String(args.data_type))) &&
+    (term === undefined || icontains([m.name, m.baseId, m.collection], term)));
+  const newest = new Map<string, number>();
+  for (const m of chosen) newest.set(m.baseId, Math.max(m.version, newest.get(m.baseId) ?? 0));
+  return ordered(args.only_last_version === true ? chosen.filter((m) => m.version === newest.get(m.baseId)) : chosen, args.order);
 }
 
 /** The digest each release-referenced call should have, by the rbioapi function it calls. */
@@ -62,8 +83,10 @@ export function expectedDigest(release: Release, fn: string, args: Args): Digest
     case 'rba_jaspar_species':
       return indexDigest('tax_id', release.matrices.flatMap((m) => m.species.flatMap((s) => (s.taxId === null ? [] : [String(s.taxId)]))));
     case 'rba_jaspar_releases':
-      // The list holds every JASPAR release (generator/dataset/releases.ts); release number 10 is JASPAR 2024, the one the mirror holds.
-      return args.release_number === undefined ? indexDigest('year', JASPAR_RELEASES.map((r) => String(r.year))) : { year: release.info.year, matrices: release.matrices.length };
+      // The list holds every JASPAR release (generator/dataset/releases.ts); one by number is digested from the release of that number.
+      if (args.release_number === undefined) return indexDigest('year', JASPAR_RELEASES.map((r) => String(r.year)));
+      if (Number(args.release_number) !== release.info.number) throw new Error(`release number ${String(args.release_number)} is not ${release.info.name} (number ${String(release.info.number)})`);
+      return { year: release.info.year, matrices: release.matrices.length };
     case 'rba_jaspar_collections_matrices':
     case 'rba_jaspar_taxons_matrices':
     case 'rba_jaspar_species_matrices':
