@@ -51,14 +51,15 @@ const MIRROR_RIGHT: Record<Year, Set<string>> = { 2024: new Set(ALL_BUT_TFFM), 2
 const MIN_RIGHT = 26;
 /**
  * rbioapi's TFFM calls and the status the mirror refuses each with, in both
- * releases: it holds no TFFM data and no route knows /api/v1/tffm/. The
- * search (/api/v1/tffm/?release=…&search=FOX) gets 501, which rbioapi shows
- * as "HTTP Status '501' (Server Error: Not Implemented)" without the body;
- * the profile (/api/v1/tffm/TFFM0056.3/) the API's generic 404 "Not found.".
+ * releases: it holds no TFFM data, and /api/v1/tffm/ and everything under it
+ * (the search, /api/v1/tffm/?release=…&search=FOX, and a profile,
+ * /api/v1/tffm/TFFM0056.3/) answer 404 with a detail naming TFFM, which
+ * rbioapi shows (it shows the body of a 4xx only: a 501 reached the user as
+ * "HTTP Status '501' (Server Error: Not Implemented)").
  */
-const TFFM_REFUSED: Record<string, number> = { tffm_search: 501, tffm: 404 };
-/** Whether the error rbioapi shows for a TFFM call says why (names TFFM): not today (see TFFM_REFUSED). */
-const TFFM_REFUSAL_SAYS_WHY = false;
+const TFFM_REFUSED: Record<string, number> = { tffm_search: 404, tffm: 404 };
+/** Whether the error rbioapi shows for a TFFM call says why (names TFFM): the mirror's 404 for /api/v1/tffm/ does (routes/urls.ts ABSENT_ENDPOINTS). */
+const TFFM_REFUSAL_SAYS_WHY = true;
 
 /**
  * Calls that send release=2026 whose 2026 reference equals their 2024 one
