@@ -10,11 +10,9 @@ import { DatasetError, type Problem } from '../../generator/dataset/diagnostics.
 import { detect } from '../../generator/dataset/official/detect.ts';
 import { readRelease, releaseFileFor } from '../../generator/dataset/read.ts';
 import { loadRelease } from '../../generator/dataset/load.ts';
-import { BASES, type Release, type ReleaseInfo } from '../../generator/dataset/types.ts';
+import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
-import { renderDetail } from '../support/release.ts';
-import { turn } from '../support/run.ts';
 
 const SOURCES_2024 = path.join(PROJECT_ROOT, 'data/jaspar-2024/sources');
 const DATA_2026 = path.join(PROJECT_ROOT, 'data/jaspar-2026');
@@ -218,52 +216,6 @@ describe('readRelease merges JASPAR\'s files into one release', () => {
     // As many as the redundant jaspar bundle has records.
     expect(release.matrices).toHaveLength(read(path.join(dir, 'JASPAR2018_CORE_redundant_pfms_jaspar.txt')).split('\n').filter((l) => l.startsWith('>')).length);
     expect(release.matrices.every((m) => m.collection === 'CORE' && m.taxGroup === '')).toBe(true);
-  });
-
-  it('reads the whole JASPAR 2026 CORE collection: latest versions from the 2026 bundles, older ones from JASPAR 2024, every annotation from the 2026 table', async () => {
-    // The event loop turns between the long parts (README, "Tests").
-    const { release, notes } = readRelease(DATA_2026, { ...INFO_2026, olderVersions: DATA_2024 });
-    await turn();
-    expect(release.matrices).toHaveLength(4572);
-    expect(new Set(release.matrices.map((m) => m.baseId)).size).toBe(2633);
-    expect(notes).toContain("counts: 2,633 from the 2026 bundles (93 of them with data/jaspar-2024's full-precision counts, which round to the bundles' whole numbers), 1,939 from data/jaspar-2024");
-    // Every record of every 2026 bundle (the diatoms extract included), rendered in the jaspar format, is the record byte for byte.
-    const byId = new Map(release.matrices.map((m) => [m.matrixId, m]));
-    const records = detect(DATA_2026).bundles.filter((b) => b.kind === 'jaspar').flatMap((b) => read(b.path).split(/(?=^>)/m));
-    expect(records).toHaveLength(2633);
-    for (const [i, record] of records.entries()) {
-      const id = /^>(\S+)\t/.exec(record)![1];
-      expect(renderDetail(byId.get(id)!, 'jaspar', INFO_2026), id).toBe(record);
-      if (i % 500 === 0) await turn();
-    }
-    // Every other version has JASPAR 2024's counts, full precision included.
-    const latest = new Set(records.map((r) => /^>(\S+)\t/.exec(r)![1]));
-    const curated = new Map(loadRelease(DATA_2024, INFO_2024).matrices.map((m) => [m.matrixId, m]));
-    await turn();
-    const older = release.matrices.filter((m) => !latest.has(m.matrixId));
-    expect(older).toHaveLength(1939);
-    for (const m of older) expect(m.pfm, m.matrixId).toEqual(curated.get(m.matrixId)!.pfm);
-    // Where both hold a version with decimals, 2024's full precision is kept (MA1972.1: 2024 pfm_noninteger.json).
-    expect(byId.get('MA1972.1')!.pfm).toEqual(curated.get('MA1972.1')!.pfm);
-    expect(BASES.some((b) => byId.get('MA1972.1')!.pfm[b].some((v) => !Number.isInteger(v)))).toBe(true);
-    // Every annotation is the table's: names, class, family, UniProt, PubMed, comment, source, data type, species, tax ids, tax group.
-    const table = new Map(read(path.join(DATA_2026, TABLE)).split('\n').slice(1).filter(Boolean).map((l) => [l.split('\t')[2], l.split('\t')]));
-    const none = (v: string) => (v === '-' ? '' : v);
-    for (const m of release.matrices) {
-      const row = table.get(m.matrixId)!;
-      expect(row, m.matrixId).toBeDefined();
-      expect([m.collection, m.taxGroup, m.name, m.tfClass.join('::'), m.tfFamily.join('::'), m.uniprotIds.join('::'), m.pubmedIds.join('::'), m.comment, m.source, m.dataType], m.matrixId)
-        .toEqual([row[0], row[1], row[5], row[6], row[7], row[8], none(row[9]), row[10], row[11], row[12]]);
-      expect(m.species.map((s) => s.name).join('::'), m.matrixId).toBe(row[14]);
-      expect(m.species.map((s) => s.taxId ?? '').join('::'), m.matrixId).toBe(row[13]);
-    }
-    // New in 2026, and the new tax group (2024 leaves MA1407.2's empty and calls MA1407.1 plants).
-    expect(byId.get('MA2593.1')).toMatchObject({ name: 'ZNF362', taxGroup: 'vertebrates' });
-    expect(curated.has('MA2593.1')).toBe(false);
-    expect([byId.get('MA1407.1')!.taxGroup, byId.get('MA1407.2')!.taxGroup]).toEqual(['diatoms', 'diatoms']);
-    expect(curated.get('MA1407.1')!.taxGroup).toBe('plants');
-    // Annotations may change between releases: MA0089.1 is MAFG::NFE2L1 in 2024 and MAFG::NRF1 in 2026.
-    expect([curated.get('MA0089.1')!.name, byId.get('MA0089.1')!.name]).toEqual(['MAFG::NFE2L1', 'MAFG::NRF1']);
   });
 });
 

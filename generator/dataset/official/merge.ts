@@ -157,7 +157,7 @@ export function mergeOfficial(input: OfficialInput, info: ReleaseInfo, problems 
   }
 
   const matrices: Matrix[] = [];
-  const ids = [...new Set([...records.keys(), ...[...olderCounts.keys()].filter((id) => meta.has(id))])].sort();
+  const ids = [...new Set([...records.keys(), ...olderCounts.keys()])].sort();
   let fromBundles = 0;
   let fromOlder = 0;
   let precise = 0;
@@ -303,8 +303,8 @@ function mergeOne(id: string, list: { record: CountRecord; bundle: BundleFile }[
   }
   const countsAt = usePrior ? prior! : (transfac[0] ?? jaspar[0]).record;
   const pfm = usePrior ? prior!.pfm : (transfac[0] ?? jaspar[0]).record.pfm;
-  // Rounded: only the jaspar bundle's whole numbers are known.
-  const rounded = !usePrior && transfac.length === 0;
+  // Rounded: only whole numbers are known (a jaspar bundle's, or an older release's from its jaspar files).
+  const rounded = transfac.length === 0 && BASES.every((b) => pfm[b].every(Number.isInteger));
   for (const meme of memes) {
     const mismatch = memeMismatch(pfm, meme, rounded);
     if (mismatch) problems.add(meme.file, mismatch.line, `${id}: ${mismatch.what} (${at(countsAt)})`, 'the MEME file must be the same matrices as the count files: keep JASPAR\'s files unchanged, or remove one');
