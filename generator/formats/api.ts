@@ -119,9 +119,9 @@ function pagination(resource: Resource): string {
   const numbers = p.window
     .map((l) => (Number(l.label) === p.current ? `<li><span aria-current="page">${escapeHtml(l.label)}</span></li>` : `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`))
     .join('');
-  // Without JavaScript the box asks the page's own folder with ?page=N, which the host's rules or site.js answer.
+  // Shown by site.js, which goes to the page's folder: without it a static host would answer ?page=N with the page already shown.
   const jump = p.last > 1
-    ? `<form class="jump" method="get" action="${escapeHtml(resource.nav.dir)}" data-jump><input type="hidden" name="format" value="api"><label for="jump-page">Go to page</label> <input id="jump-page" name="page" type="number" min="1" max="${p.last}" value="${p.current}" inputmode="numeric"> <button type="submit">Go</button></form>`
+    ? `<form class="jump" method="get" action="${escapeHtml(resource.nav.dir)}" data-jump hidden><input type="hidden" name="format" value="api"><label for="jump-page">Go to page</label> <input id="jump-page" name="page" type="number" min="1" max="${p.last}" value="${p.current}" inputmode="numeric"> <button type="submit">Go</button></form>`
     : '';
   return `<nav class="pages" aria-label="Pages"><ul>${item('« First', p.current > 1 ? p.first : null)}${item('‹ Previous', p.previous, 'prev')}${numbers}${item('Next ›', p.next, 'next')}${item('Last »', p.current < p.last ? p.lastHref : null)}</ul><p>Page ${p.current} of ${p.last}</p>${jump}</nav>`;
 }
