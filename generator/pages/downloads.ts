@@ -60,7 +60,7 @@ npx http-server ${ARCHIVE_FOLDER}     # then open http://localhost:8080/</pre>
 <p>The second command checks every file against the manifest; the third serves the mirror on your computer.</p>
 `;
   const compactNote = `<h2 id="mirror">Offline mirror</h2>
-<p>This copy of the site renders most pages on request, so it offers no archive of the whole site. The files below are complete.</p>
+<p>This copy of the site renders most pages on request, so there is no archive of the whole site here. The files below are complete.</p>
 `;
   return rebase(`${htmlHead(`Downloads – ${release.info.name} (JASPAR mirror)`, `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
 ${siteHeader(release.info.name, `<a href="${listDir(1)}">Matrix list</a>`)}
