@@ -105,14 +105,14 @@
       });
     }
     var jump = document.querySelector('form[data-jump]');
-    if (jump) {
+    if (jump && new RegExp(ROUTES.page + '[0-9]+/$').test(document.body.getAttribute('data-dir'))) {
+      jump.hidden = false;
       jump.addEventListener('submit', function (event) {
         var input = jump.elements.page;
         var n = Number(input.value);
         var last = Number(input.max);
         var dir = document.body.getAttribute('data-dir');
         var pageless = new RegExp(ROUTES.page + '[0-9]+/$');
-        if (!pageless.test(dir)) return; // not a page folder: the form's own query URL
         event.preventDefault();
         if (!(n >= 1 && n <= last && Math.floor(n) === n)) {
           input.setCustomValidity('Pages run from 1 to ' + last + '.');

@@ -28,7 +28,7 @@ import { toYaml } from '../formats/yaml.ts';
 import type { FormatContext, Json, Resource } from '../formats/types.ts';
 import type { Matrix } from '../dataset/types.ts';
 import { SECURITY_HEADERS } from '../hosting/headers.ts';
-import { LIST_CRUMB, listItem, listPageNav, listViewFormats, pagesNav } from '../plan/resources.ts';
+import { LIST_CRUMB, listChoices, listItem, listPageNav, listViewFormats, pagesNav } from '../plan/resources.ts';
 import type { Page } from '../routes/paginate.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, NOT_FOUND_PEOPLE, PAGE_SIZES, detailDir, fileName, indexQueryUrl, listDir, listQueryUrl, logoPath, outputPath, pageHref, pathUrl, sitesPath, versionsDir,
@@ -528,7 +528,7 @@ async function list(ctx: Ctx): Promise<Response> {
     kind: format === 'api' && view === null ? 'index' : 'list',
     body,
     matrices,
-    nav: format !== 'api' ? { title: '', dir: '', request: '', formats: [], breadcrumbs: [] } : view !== null ? listPageNav(view, pageSize, page, base) : listNav(ctx, page),
+    nav: format !== 'api' ? { title: '', dir: '', request: '', formats: [], breadcrumbs: [] } : view !== null ? listPageNav(view, pageSize, page, base, listChoices(ctx.state.index.filterValues)) : listNav(ctx, page),
   };
   return answer(request, 200, FORMATS[format].mediaType, FORMATS[format].render(resource, state.context));
 }

@@ -22,7 +22,7 @@ import { FORMATS, FORMAT_IDS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
 import { firstPageCopies, indexLists, planIndexList, planReleases, planRoot, planSites } from '../plan/endpoints.ts';
-import { formatsOf, planBaseId, planListPages, withFormat, type PlannedResource } from '../plan/resources.ts';
+import { formatsOf, listChoices, planBaseId, planListPages, withFormat, type PlannedResource } from '../plan/resources.ts';
 import { FILTER_COMBINATIONS, latestVersions, viewMatrices } from '../plan/views.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, detailDir, fileName, indexDir, listDir, logoPath, sitesApiDir, sitesPath, versionsDir,
@@ -167,7 +167,7 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
       if (r.views.size >= MAX_VIEWS) r.views.clear();
       r.views.set(viewDir, (matrices = viewMatrices(r.ordered, filters, r.latest)));
     }
-    return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base, index.layout)[number - 1] ?? null;
+    return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base, index.layout, listChoices(index.filterValues))[number - 1] ?? null;
   }
   if (dir === ROOT_DIR || INDEX_LIST.test(dir) || RELEASE_DIR.test(dir)) {
     const r = await rebuild(source);

@@ -87,13 +87,14 @@ export function escapeHtml(text: string): string {
  * (a path under /api/ without a format) gets ?format=api, because its URL
  * answers JSON, the API's default, on every host; a URL without the
  * trailing slash the folders have (versions_url) gets it. Files (logos,
- * BED) and URLs that name a format are left as they are.
+ * BED), the documentation page and URLs that name a format are left as they are.
  */
 export function pageLink(url: string): string {
   const match = /^(https?:\/\/[^/?#]+)?([^?#]*)(\?[^#]*)?$/.exec(url);
   if (!match) return url;
   const [, origin = '', path, query = ''] = match;
-  if (!path.includes(`${API}/`) || /(^|[?&])format=/.test(query.slice(1)) || /\.[a-z]+$/i.test(path)) return url;
+  // The documentation is a page already (it has no other format).
+  if (!path.includes(`${API}/`) || path.endsWith(DOCS_DIR) || /(^|[?&])format=/.test(query.slice(1)) || /\.[a-z]+$/i.test(path)) return url;
   const folder = path.endsWith('/') ? path : `${path}/`;
   return `${origin}${folder}${query ? `${query}&` : '?'}format=api`;
 }
@@ -131,9 +132,9 @@ function pagination(resource: Resource): string {
   const numbers = p.window
     .map((l) => (Number(l.label) === p.current ? `<li><span aria-current="page">${escapeHtml(l.label)}</span></li>` : `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`))
     .join('');
-  // Without JavaScript the box asks the page's own folder with ?page=N, which the host's rules or site.js answer.
+  // Shown by site.js, which goes to the page's folder: without it a static host would answer ?page=N with the page already shown.
   const jump = p.last > 1
-    ? `<form class="jump" method="get" action="${escapeHtml(resource.nav.dir)}" data-jump><input type="hidden" name="format" value="api"><label for="jump-page">Go to page</label> <input id="jump-page" name="page" type="number" min="1" max="${p.last}" value="${p.current}" inputmode="numeric"> <button type="submit">Go</button></form>`
+    ? `<form class="jump" method="get" action="${escapeHtml(resource.nav.dir)}" data-jump hidden><input type="hidden" name="format" value="api"><label for="jump-page">Go to page</label> <input id="jump-page" name="page" type="number" min="1" max="${p.last}" value="${p.current}" inputmode="numeric"> <button type="submit">Go</button></form>`
     : '';
   return `<nav class="pages" aria-label="Pages"><ul>${item('« First', p.current > 1 ? p.first : null)}${item('‹ Previous', p.previous, 'prev')}${numbers}${item('Next ›', p.next, 'next')}${item('Last »', p.current < p.last ? p.lastHref : null)}</ul><p>Page ${p.current} of ${p.last}</p>${jump}</nav>`;
 }
@@ -150,10 +151,10 @@ function speciesLinks(m: Shown): string {
 }
 
 /** A logo <img> with its size, so that the layout does not move as logos load. */
-function logoImg(src: string, m: Shown, height: number, attributes = ''): string {
+function logoImg(src: string, m: Shown, height: number, attributes = '', alt = `Sequence logo of ${m.matrixId}`): string {
   const size = logoSize(m.pfm?.A.length ?? 0);
   const width = Math.round((size.width * height) / size.height);
-  return `<img${attributes} src="${escapeHtml(src)}" alt="Sequence logo of ${escapeHtml(m.matrixId)}" width="${width}" height="${height}"`;
+  return `<img${attributes} src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" width="${width}" height="${height}"`;
 }
 
 function matrixTable(resource: Resource, context: FormatContext): string {
@@ -204,7 +205,7 @@ function matrixDetail(resource: Resource, context: FormatContext): string {
     ? `<p class="notice" role="note">A newer version of this profile exists: <a href="${escapeHtml(latest.href)}">${escapeHtml(latest.label)}</a>.</p>`
     : '';
   const logo = resource.nav.logo
-    ? `<figure>${logoImg(resource.nav.logo, m, logoSize(width).height, ' class="logo"')}><figcaption>Forward strand · ${a(resource.nav.logo, 'Download SVG', ` download="${id}.svg"`)}</figcaption></figure>`
+    ? `<figure>${logoImg(resource.nav.logo, m, logoSize(width).height, ' class="logo"', `Sequence logo of ${m.matrixId} ${m.name}`)}><figcaption>Forward strand · ${a(resource.nav.logo, 'Download SVG', ` download="${id}.svg"`)}</figcaption></figure>`
     : '';
   const logos = `<section class="logos" aria-labelledby="logos">
 <h2 id="logos">Sequence logos</h2>

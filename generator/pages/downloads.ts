@@ -63,7 +63,7 @@ node ${ARCHIVE_FOLDER}/serve.mjs     # the whole API; then open http://localhost
 <p>In a clone of this project, <code>npm run verify -- ${ARCHIVE_FOLDER}</code> checks the mirror too and names every missing, altered or extra file.</p>
 `;
   const compactNote = `<h2 id="mirror">Offline mirror</h2>
-<p>This copy of the site renders most pages on request, so it offers no archive of the whole site. The files below are complete.</p>
+<p>This copy of the site renders most pages on request, so there is no archive of the whole site here. The files below are complete.</p>
 `;
   return rebase(`${htmlHead(`Downloads – ${release.info.name} (JASPAR mirror)`, `<script src="${DOWNLOADS_JS}" defer></script>\n`)}<body>
 ${siteHeader(release.info, `<a href="${listDir(1)}">Matrix list</a>`)}

@@ -36,7 +36,7 @@ ${(release.info.siteNotes ?? []).map((note) => `<p class="note">${escapeHtml(not
 ${example ? `<li>An example: ${exampleLink}</li>` : ''}
 </ul>
 <h2>Download</h2>
-<p><a href="${DOWNLOADS}">Downloads</a>: every matrix in one file per format (JASPAR, MEME, TRANSFAC, …), JASPAR's download bundles by collection and taxon, binding sites as BED${archive ? ', and this whole site as one archive to run offline' : ''}.</p>
+<p><a href="${DOWNLOADS}">Downloads</a>: every matrix in one file per format (JASPAR, MEME, TRANSFAC, …), JASPAR's download bundles by collection and taxon, binding sites as BED${archive ? ', and this site as one archive (an offline mirror you can check and serve on your own computer)' : '. This compact build has no archive of the site'}.</p>
 <h2>For programs: the REST API</h2>
 <p>Every response of JASPAR's <code>/api/v1/</code> REST API, pre-rendered, at the same URLs (<a href="${DOCS_DIR}">API documentation</a>). Absolute URLs in responses point at <code>${escapeHtml(base)}</code>. A matrix page offers each format as a button, and its files as downloads.</p>
 <div class="scroll" tabindex="0" role="region" aria-label="The list in each format">

@@ -8,7 +8,7 @@ import { paginate, type Page } from '../routes/paginate.ts';
 import type { Layout } from '../routes/shard.ts';
 import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
-  versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, type Filters,
+  versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, type FilterKey, type Filters,
 } from '../routes/urls.ts';
 import { filterValues, listOrder, listViews } from './views.ts';
 
@@ -26,6 +26,9 @@ export interface PlannedResource {
   /** The formats this resource is pre-rendered in (all when absent). */
   formats?: readonly FormatId[];
 }
+
+/** What the list pages' filter form offers (`values`: views.ts filterValues): the pre-rendered collections and taxonomic groups. */
+export const listChoices = (values: Record<FilterKey, string[]>): NonNullable<Nav['view']>['choices'] => ({ collection: values.collection, tax_group: values.tax_group });
 
 /** Pages of the unfiltered list at the default page size. */
 export const defaultPageCount = (release: Release) => Math.max(1, Math.ceil(release.matrices.length / DEFAULT_PAGE_SIZE));
@@ -109,10 +112,9 @@ export function describeFilters(filters: Filters): string {
 
 export function planResources(release: Release, base: string, layout: Layout): PlannedResource[] {
   const planned: PlannedResource[] = [];
-  // What the list pages' filter form offers: the pre-rendered collections and taxonomic groups.
-  const { collection, tax_group } = filterValues(release);
+  const choices = listChoices(filterValues(release));
   for (const view of listViews(release)) {
-    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout, { collection, tax_group }));
+    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout, choices));
   }
   const byBase = new Map<string, Matrix[]>();
   for (const m of release.matrices) {
