@@ -20,6 +20,7 @@ const SITE_SUITES = [
   'test/write/incremental.test.ts',
   'test/edge/{compact,engines,engines-grid,handler-files,handler-oracle,hostile,release-2026}.test.ts',
   'test/clients/**/*.test.ts',
+  'test/server/**/*.test.ts',
 ];
 
 const shared = {
