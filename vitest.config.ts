@@ -21,6 +21,7 @@ const SITE_SUITES = [
   'test/edge/{compact,engines,engines-grid,handler-files,handler-oracle,hostile,release-2026}.test.ts',
   'test/clients/**/*.test.ts',
   'test/dataset/official-2026.test.ts',
+  'test/server/**/*.test.ts',
 ];
 
 const shared = {

@@ -1,4 +1,6 @@
-// Load test of the built site (a script, not a CI test): autocannon against
+// Load test of the built site (a script, not a CI test). By default
+// (--server node) the Node server under 100,000 mixed requests, then a file
+// and a search beside nginx: scripts/load-node.ts. Otherwise autocannon against
 // the site served by `http-server` (path URLs, as any static server answers
 // them) and by Netlify's engine, `netlify dev --offline` (the real service's
 // query URLs, answered through the generated _redirects), both on loopback.
@@ -8,8 +10,8 @@
 // latency p50/p99, errors, and the bodies checked; exits non-zero on any
 // error, timeout, non-2xx status or mismatch.
 //
-//   npm run load -- [--site DIR] [--server both|http-server|netlify]
-//                   [--connections 50] [--duration 30] [--urls 400] [--timeout 120]
+//   npm run load -- [--site DIR] [--server node|both|http-server|netlify]
+//                   [--connections 50] [--duration 30] [--urls 400] [--timeout 120] [--amount 100000]
 //
 // The site must be built first (npm run build -- --out DIR); the base URL it
 // was built with does not matter (bodies are compared with the files).
@@ -18,6 +20,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { fetchAll, startHttpServer, startNetlifyDev, type RunningServer } from '../test/support/servers.ts';
+import { runNodeLoad } from './load-node.ts';
 
 /** The part of autocannon 8 used here (it ships no types). */
 interface AutocannonOptions {
@@ -40,7 +43,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: Aut
 const { values } = parseArgs({
   options: {
     site: { type: 'string', default: 'public' },
-    server: { type: 'string', default: 'both' },
+    server: { type: 'string', default: 'node' },
+    amount: { type: 'string', default: '100000' },
     connections: { type: 'string', default: '50' },
     duration: { type: 'string', default: '30' },
     urls: { type: 'string', default: '400' },
@@ -57,8 +61,16 @@ if (!existsSync(path.join(site, 'api/v1/matrix/page/1/index.json'))) {
   process.stderr.write(`load-test: ${site} is not a built site; build it first: npm run build -- --out ${values.site}\n`);
   process.exit(2);
 }
+if (values.server === 'node') {
+  const amount = Number(values.amount);
+  if (![connections, duration, amount, timeout].every((n) => Number.isFinite(n) && n > 0)) {
+    process.stderr.write('load-test: --connections, --duration, --amount and --timeout are positive numbers\n');
+    process.exit(2);
+  }
+  process.exit(await runNodeLoad({ site, connections, amount, duration, timeout }));
+}
 if (servers.some((s) => s !== 'http-server' && s !== 'netlify') || ![connections, duration, urlCount, timeout].every((n) => Number.isFinite(n) && n > 0)) {
-  process.stderr.write('load-test: --server is both, http-server or netlify; --connections, --duration, --urls and --timeout are positive numbers\n');
+  process.stderr.write('load-test: --server is node, both, http-server or netlify; --connections, --duration, --urls and --timeout are positive numbers\n');
   process.exit(2);
 }
 

@@ -1,8 +1,10 @@
-// npm run serve -- [--server node|netlify|cloudflare|nginx|caddy|apache|http-server] [--dir DIR] [--port P] [--host H] [--edge on|off]
+// npm run serve -- [--server node|netlify|cloudflare|nginx|caddy|apache|http-server] [--dir DIR] [--port P] [--host H] [--edge on|off] [--with-node]
 //
 // Without --server: the Node server the build writes into the site
 // (serve.mjs, generator/server/): the whole API, as `node serve.mjs` runs it
-// in an unpacked mirror.
+// in an unpacked mirror. --with-node (nginx, caddy, apache): the Node server
+// too, on a free loopback port, behind the server, which passes it what its
+// files cannot answer (generator/hosting/node-proxy.ts): the whole API.
 //
 // Starts a real server in the foreground over a built site (or an unpacked
 // mirror) with the configuration the build wrote into it (_hosting/,
@@ -78,6 +80,8 @@ export interface ServeOptions {
   edge?: boolean;
   /** netlify: the port of netlify dev's internal static server (default: 3999 if free). */
   staticPort?: number;
+  /** nginx, caddy, apache: the port of the Node server behind them on 127.0.0.1 (--with-node). */
+  node?: number;
 }
 
 /** What `netlify dev` needs to run the edge function offline besides netlify-cli; it would download Deno itself. */
@@ -94,6 +98,8 @@ export interface ServerCommand {
   env: NodeJS.ProcessEnv;
   /** Temporary folder (main config, pid, temp files; the server's working directory), removed by cleanup(). */
   tmp: string;
+  /** --with-node: the Node server to start first, behind the server. */
+  sidecar?: { command: string; args: string[] };
   cleanup(): void;
 }
 
@@ -120,7 +126,9 @@ http {
   server {
     listen ${o.host}:${o.port};
     root ${site};
-    include ${site}/${HOSTING_FILES.nginxServer};
+${o.node === undefined ? '' : `    include ${site}/${HOSTING_FILES.nginxNode};
+    set $jaspar_node 127.0.0.1:${o.node};
+`}    include ${site}/${HOSTING_FILES.nginxServer};
   }
 }
 `;
@@ -129,7 +137,7 @@ http {
 /** Apache's main config (the modules the site's apache.conf needs) around it; everything writable in tmp. */
 export function apacheMainConf(o: ServeOptions, tmp: string): string {
   const site = path.resolve(o.dir);
-  const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'setenvif', 'env', 'filter', 'deflate', 'brotli'];
+  const modules = ['mpm_event', 'authz_core', 'dir', 'mime', 'rewrite', 'headers', 'setenvif', 'env', 'filter', 'deflate', 'brotli', ...(o.node === undefined ? [] : ['proxy', 'proxy_http'])];
   return `# Written by scripts/serve.ts around the site's own ${HOSTING_FILES.apache}.
 ServerRoot /usr/lib/apache2
 ${modules.map((m) => `LoadModule ${m}_module modules/mod_${m}.so`).join('\n')}
@@ -158,7 +166,9 @@ Define JASPAR_SITE "${site}"
   Options -Indexes +FollowSymLinks
   Require all granted
 </Directory>
-Include "${site}/${HOSTING_FILES.apache}"
+${o.node === undefined ? '' : `Define JASPAR_NODE 127.0.0.1:${o.node}
+Include "${site}/${HOSTING_FILES.apacheNode}"
+`}Include "${site}/${HOSTING_FILES.apache}"
 `;
 }
 
@@ -179,20 +189,23 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
       case 'nginx':
         need(HOSTING_FILES.nginxHttp);
         need(HOSTING_FILES.nginxServer);
+        if (o.node !== undefined) need(HOSTING_FILES.nginxNode);
         writeFileSync(path.join(tmp, 'nginx.conf'), nginxMainConf(o, tmp));
         args = ['-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', 'stderr'];
         break;
       case 'caddy':
-        need(HOSTING_FILES.caddy);
+        need(o.node === undefined ? HOSTING_FILES.caddy : HOSTING_FILES.caddyNode);
         // The Caddyfile reads where the site is and where to listen from the environment;
         // Caddy's own state (autosave, certificates: none here) goes to tmp.
         Object.assign(env, { JASPAR_SITE: site, JASPAR_PORT: String(o.port), JASPAR_BIND: o.host, HOME: tmp, XDG_DATA_HOME: tmp, XDG_CONFIG_HOME: tmp });
-        args = ['run', '--config', path.join(site, HOSTING_FILES.caddy), '--adapter', 'caddyfile'];
+        if (o.node !== undefined) env.JASPAR_NODE = `127.0.0.1:${o.node}`;
+        args = ['run', '--config', path.join(site, o.node === undefined ? HOSTING_FILES.caddy : HOSTING_FILES.caddyNode), '--adapter', 'caddyfile'];
         break;
       case 'apache': {
         need(HOSTING_FILES.apache);
         const unreadable = process.getuid?.() === 0 ? unreadableByOthers(site) : null;
         if (unreadable) throw new Error(`Apache started as root serves as the user nobody, who cannot ${unreadable}: every URL would answer 403 or 404. Make the site readable by others (chmod o+rx on the folders, o+r on the files), move it to a readable place such as /srv, or run npm run serve as another user`);
+        if (o.node !== undefined) need(HOSTING_FILES.apacheNode);
         writeFileSync(path.join(tmp, 'httpd.conf'), apacheMainConf(o, tmp));
         args = ['-f', path.join(tmp, 'httpd.conf'), '-D', 'FOREGROUND'];
         break;
@@ -230,11 +243,16 @@ export function serverCommand(server: ServerName, o: ServeOptions): ServerComman
         args = [path.join(site, SERVER_FILE), '--port', String(o.port), '--host', o.host];
         break;
     }
+    if (o.node !== undefined) {
+      if (server !== 'nginx' && server !== 'caddy' && server !== 'apache') throw new Error(`--with-node is for nginx, caddy and apache (${server === 'node' ? 'the Node server is the whole API itself' : `${server} runs the edge handler or serves files only`})`);
+      need(SERVER_FILE);
+    }
   } catch (error) {
     cleanup();
     throw error;
   }
-  return { command: binary, args, env, tmp, cleanup };
+  const sidecar = o.node === undefined ? undefined : { command: process.execPath, args: [path.join(site, SERVER_FILE), '--port', String(o.node), '--host', '127.0.0.1'] };
+  return { command: binary, args, env, tmp, cleanup, sidecar };
 }
 
 /** What "other" users (Apache's nobody) cannot do on the way to the site's files, or null: every folder from / to the site searchable, the site's index.html readable. */
@@ -259,14 +277,18 @@ export class MissingServer extends Error {
   }
 }
 
-function parseArgs(argv: string[]): { server: ServerName } & ServeOptions {
+function parseArgs(argv: string[]): { server: ServerName; withNode: boolean } & ServeOptions {
   // Without --server: the Node server (serve.mjs), the whole API with nothing but Node.
-  const options = { server: 'node' as string, dir: 'public', port: 8080, host: '127.0.0.1', edge: 'on' };
+  const options = { server: 'node' as string, dir: 'public', port: 8080, host: '127.0.0.1', edge: 'on', withNode: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
+    if (flag === '--with-node') {
+      options.withNode = true;
+      continue;
+    }
     const value = argv[i + 1];
     if (value === undefined || !['--server', '--dir', '--port', '--host', '--edge'].includes(flag)) {
-      throw new Error(`unknown or incomplete option "${flag}" (fix: --server ${SERVERS.join('|')} [--dir DIR] [--port P] [--host H] [--edge on|off])`);
+      throw new Error(`unknown or incomplete option "${flag}" (fix: --server ${SERVERS.join('|')} [--dir DIR] [--port P] [--host H] [--edge on|off] [--with-node])`);
     }
     i++;
     if (flag === '--server') options.server = value;
@@ -277,6 +299,7 @@ function parseArgs(argv: string[]): { server: ServerName } & ServeOptions {
   }
   if (!SERVERS.includes(options.server as ServerName)) throw new Error(`--server must be one of ${SERVERS.join(', ')} (got "${options.server}")`);
   if (options.edge !== 'on' && options.edge !== 'off') throw new Error(`--edge must be on or off (got "${options.edge}")`);
+  if (options.withNode && !['nginx', 'caddy', 'apache'].includes(options.server)) throw new Error('--with-node is for --server nginx, caddy or apache (the Node server behind them)');
   if (options.edge === 'off' && options.server !== 'netlify') throw new Error('--edge off is for --server netlify (the other servers have no edge handler; cloudflare is the Worker)');
   if (!Number.isInteger(options.port) || options.port < 1 || options.port > 65535) throw new Error(`--port must be a port number (got "${options.port}")`);
   if (!existsSync(path.join(options.dir, 'index.html'))) throw new Error(`${path.resolve(options.dir)} holds no built site (fix: npm run build, or --dir the unpacked mirror)`);
@@ -317,6 +340,7 @@ async function main(): Promise<number> {
     options = parseArgs(process.argv.slice(2));
     // netlify dev's internal static server on a free port of its own, not 3999 (taken by another netlify dev, it fails).
     if (options.server === 'netlify') options = { ...options, staticPort: await freePort() };
+    if (options.withNode) options = { ...options, node: await freePort() };
     command = serverCommand(options.server, options);
   } catch (error) {
     process.stderr.write(`serve: ${(error as Error).message}\n`);
@@ -327,8 +351,13 @@ async function main(): Promise<number> {
   }
   const what = options.server === 'node' ? `the Node server (${SERVER_FILE})` : options.server === 'netlify' ? `netlify dev ${options.edge ? 'with the edge function' : 'without the edge function (files and rules only)'}` : options.server === 'cloudflare' ? 'wrangler dev with the Worker' : options.server;
   process.stdout.write(`serve: ${what} on http://${options.host}:${options.port}/ over ${path.resolve(options.dir)} (Ctrl-C stops it)\n`);
+  if (command.sidecar) process.stdout.write(`serve: the Node server behind it on http://127.0.0.1:${options.node}/ (what the files cannot answer)\n`);
+  const sidecar = command.sidecar ? spawn(command.sidecar.command, command.sidecar.args, { stdio: 'inherit' }) : undefined;
   const child = spawn(command.command, command.args, { cwd: command.tmp, env: command.env, stdio: 'inherit' });
-  const stop = (signal: NodeJS.Signals) => child.kill(signal);
+  const stop = (signal: NodeJS.Signals) => {
+    child.kill(signal);
+    sidecar?.kill(signal);
+  };
   process.on('SIGINT', () => stop('SIGTERM'));
   process.on('SIGTERM', () => stop('SIGTERM'));
   const code = await new Promise<number>((resolve) => {
@@ -338,6 +367,10 @@ async function main(): Promise<number> {
     });
     child.once('exit', (status, signal) => resolve(status ?? (signal === 'SIGTERM' ? 0 : 1)));
   });
+  if (sidecar && sidecar.exitCode === null && sidecar.signalCode === null) {
+    sidecar.kill('SIGTERM');
+    await new Promise((resolve) => sidecar.once('exit', resolve));
+  }
   command.cleanup();
   return code;
 }

@@ -7,6 +7,7 @@ import { caddyfile } from './caddy.ts';
 import { apacheConf } from './apache.ts';
 import { nginxHttpConf, nginxServerConf } from './nginx.ts';
 import { serverRouting, type ServerRoutingInput } from './routing.ts';
+import { apacheNodeConf, caddyfileWithNode, nginxNodeConf } from './node-proxy.ts';
 
 /** Where each server's configuration lies in the site (relative, no leading slash). */
 export const HOSTING_FILES = {
@@ -14,6 +15,10 @@ export const HOSTING_FILES = {
   nginxServer: '_hosting/nginx/server.conf',
   caddy: '_hosting/Caddyfile',
   apache: '_hosting/apache.conf',
+  // The Node server behind each (node-proxy.ts).
+  nginxNode: '_hosting/nginx/node.conf',
+  caddyNode: '_hosting/Caddyfile.node',
+  apacheNode: '_hosting/apache-node.conf',
 } as const;
 
 /** [output path, content] of every server configuration. */
@@ -24,5 +29,8 @@ export function serverConfigs(input: ServerRoutingInput): [string, string][] {
     [HOSTING_FILES.nginxServer, nginxServerConf(routing)],
     [HOSTING_FILES.caddy, caddyfile(routing)],
     [HOSTING_FILES.apache, apacheConf(routing)],
+    [HOSTING_FILES.nginxNode, nginxNodeConf(routing)],
+    [HOSTING_FILES.caddyNode, caddyfileWithNode(caddyfile(routing))],
+    [HOSTING_FILES.apacheNode, apacheNodeConf(routing)],
   ];
 }

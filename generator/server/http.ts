@@ -330,6 +330,12 @@ export async function createMirrorServer(options: ServerOptions): Promise<Mirror
     });
   });
   server.timeout = LIMITS.idleTimeoutMs;
+  // CONNECT (a proxy's tunnel): Node hands the socket over instead of a request (without a listener it closes it unanswered). An Upgrade without a listener is an ordinary request.
+  const refuse = (req: IncomingMessage, socket: import('node:stream').Duplex) => {
+    const body = toJson({ detail: `Method "${req.method}" not allowed.` });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nAllow: ${ALLOW}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  };
+  server.on('connect', refuse);
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();

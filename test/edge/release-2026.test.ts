@@ -31,7 +31,8 @@ async function json(url: string): Promise<{ status: number; body: Body }> {
 function bundleRecords(): Map<string, string> {
   const dir = path.join(PROJECT_ROOT, 'data/jaspar-2026');
   const records = new Map<string, string>();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('_pfms_jaspar.txt'))) {
+  // The per-taxon bundles and the diatoms record cut from the all-taxa bundle (data/jaspar-2026/README.md).
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('_pfms_jaspar.txt') || n.endsWith('_records_extract.txt'))) {
     const text = readFileSync(path.join(dir, name), 'utf8');
     for (const record of text.split(/(?=^>)/m)) records.set(record.slice(1, record.indexOf('\t')), record);
   }

@@ -44,6 +44,8 @@ export interface Expect {
   type?: string;
   /** Other headers, exactly. */
   headers?: Record<string, string>;
+  /** The Vary header lists this (among others). */
+  varies?: string;
   /** JSON body: these top-level fields equal. */
   json?: Record<string, unknown>;
   /** JSON body: this many results. */
@@ -63,6 +65,8 @@ export interface Case {
   expect: Expect;
   /** What a host with the whole API (the Node server: the edge handler) answers instead, where the service's answer is not the file's (default: expect). */
   full?: FullExpect;
+  /** What nginx or Caddy with the Node server behind answer, where their own rules answer before it (default: full). */
+  behind?: FullExpect;
 }
 
 /**
@@ -92,7 +96,7 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'path-missing', what: 'a missing file under /api/: 404, the real "Not found." body', path: '/api/v1/no/such/file.json', needs: [], expect: { status: 404, detail: NOT_FOUND } },
     { id: 'path-page-for-people', what: 'a matrix page for people (folder URL with ?format=api, as the pages link)', path: `${LIST}/MA0139.1/?format=api`, needs: [], expect: { status: 200, file: `${LIST}/MA0139.1/index.html` } },
     { id: 'path-text-type', what: 'a text format by its path URL, with the real Content-Type', path: `${LIST}/MA0139.1/index.meme.txt`, needs: ['api-types'], expect: { status: 200, file: `${LIST}/MA0139.1/index.meme.txt`, contentType: 'text/meme; charset=utf-8' } },
-    { id: 'cors', what: 'CORS on an API body', path: `${LIST}/MA0139.1/index.json`, needs: ['cors'], expect: { status: 200, headers: { 'access-control-allow-origin': '*', vary: 'Accept' } }, full: { status: 200, headers: { 'access-control-allow-origin': '*', vary: 'Accept, Accept-Encoding' } } },
+    { id: 'cors', what: 'CORS on an API body', path: `${LIST}/MA0139.1/index.json`, needs: ['cors'], expect: { status: 200, headers: { 'access-control-allow-origin': '*', vary: 'Accept' } }, full: { status: 200, headers: { 'access-control-allow-origin': '*' }, varies: 'Accept' } },
     { id: 'security-headers', what: 'security headers on the home page', path: '/', needs: ['security-headers'], expect: { status: 200, file: '/index.html', headers: { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } } },
 
     // The list's query URLs.
@@ -115,7 +119,7 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'filters-no-match-yaml', what: 'no match with other filters, in YAML', path: `${LIST}/?tax_group=martians&version=latest&format=yaml`, needs: ['query', 'no-match'], expect: { status: 200, file: '/api/v1/empty-list/index.yaml' } },
     { id: 'filters-no-match-page-2', what: 'past page 1 of no match: 404 "Invalid page."', path: `${LIST}/?tax_id=123456789&page=2`, needs: ['query', 'no-match', 'invalid-page'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'filters-past-end', what: 'past the end of a filtered list: 404 "Invalid page."', path: `${LIST}/?collection=CORE&page=9999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
-    { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } }, full: { status: 200, type: 'application/json', results: 1000 } },
+    { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } }, full: { status: 200, type: 'application/json', results: 1000 }, behind: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } } },
     { id: 'page-size-other', what: 'a page size not pre-rendered: 501', path: `${LIST}/?page_size=37`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this page_size' }, full: { status: 200, type: 'application/json', results: 37 } },
     { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' }, full: { status: 200, contentType: 'text/meme; charset=utf-8' } },
     { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' }, full: { status: 200, type: 'application/json', json: { count: 11 } } },
@@ -145,7 +149,7 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'detail-double-slash', what: 'a matrix with a double slash', path: '/api/v1//matrix/MA0139.1/', needs: ['folder-json'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
     { id: 'detail-unknown', what: 'an unknown matrix: 404 "Not found."', path: `${LIST}/MA9999.9/`, needs: ['folder-json', 'missing-404'], expect: { status: 404, detail: NOT_FOUND } },
     { id: 'detail-unknown-format', what: 'a matrix in an unknown format: 404 "Not found."', path: `${LIST}/MA0139.1/?format=xml`, needs: ['query'], expect: { status: 404, detail: NOT_FOUND } },
-    { id: 'base-id', what: 'a base id: its latest version', path: `${LIST}/MA0139/?format=pfm`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139/index.pfm.txt` }, full: { status: 404, detail: NOT_FOUND } },
+    { id: 'base-id', what: 'a base id: its latest version', path: `${LIST}/MA0139/?format=pfm`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139/index.pfm.txt` }, full: { status: 404, detail: NOT_FOUND }, behind: { status: 200, file: `${LIST}/MA0139/index.pfm.txt` } },
     { id: 'versions', what: 'the versions of a base id in YAML', path: `${LIST}/MA0139/versions/?format=yaml`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139/versions/index.yaml` } },
     { id: 'sites-bed', what: 'binding sites as BED', path: '/api/v1/sites/MA0014.2/?format=bed', needs: ['query'], expect: { status: 200, file: '/api/v1/sites/MA0014.2/index.bed.txt' } },
     { id: 'release', what: 'the mirrored release', path: '/api/v1/releases/2024/', needs: ['folder-json'], expect: { status: 200, file: '/api/v1/releases/2024/index.json' } },
@@ -158,7 +162,7 @@ export function cases(site: SiteFacts): Case[] {
     // The Accept header.
     { id: 'accept-detail', what: 'Accept: text/transfac on a matrix', path: `${LIST}/MA0139.1/`, headers: { accept: 'text/transfac' }, needs: ['accept'], expect: { status: 200, file: `${LIST}/MA0139.1/index.transfac.txt` } },
     { id: 'accept-list', what: 'Accept: application/yaml on the list, page 2', path: `${LIST}/?page=2`, headers: { accept: 'application/yaml' }, needs: ['accept', 'query'], expect: { status: 200, file: page(2, 'index.yaml') }, full: { status: 200, file: page(2, 'index.yaml'), linksAside: true } },
-    { id: 'accept-format-wins', what: '?format= wins over Accept', path: `${LIST}/MA0139.1/?format=json`, headers: { accept: 'text/meme' }, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` }, full: { status: 406, detail: 'Could not satisfy the request Accept header.' } },
+    { id: 'accept-format-wins', what: '?format= wins over Accept', path: `${LIST}/MA0139.1/?format=json`, headers: { accept: 'text/meme' }, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` }, full: { status: 406, detail: 'Could not satisfy the request Accept header.' }, behind: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
   ];
 }
 
@@ -231,14 +235,19 @@ export function browserCases(): Case[] {
   ];
 }
 
-export type HostName = 'node' | 'netlify' | 'nginx' | 'caddy' | 'apache' | 'http-server';
+export type HostName = 'node' | 'nginx+node' | 'caddy+node' | 'apache+node' | 'netlify' | 'nginx' | 'caddy' | 'apache' | 'http-server';
 
-/** Hosts that answer with the edge handler: a case's `full` applies. */
-export const FULL_API_HOSTS: ReadonlySet<HostName> = new Set(['node']);
+/** Hosts that answer with the edge handler (the Node server, alone or behind a server: --with-node): a case's `full` applies. */
+export const FULL_API_HOSTS: ReadonlySet<HostName> = new Set(['node', 'nginx+node', 'caddy+node', 'apache+node']);
+/** Servers whose own rules answer before the Node server behind them (their 404s and 501s go to it): a case's `behind` applies. Apache passes every API query to it first. */
+export const RULES_FIRST: ReadonlySet<HostName> = new Set(['nginx+node', 'caddy+node']);
 
 /** What each host lacks, and why (documented or tested behaviour of the host, not a test result). */
 export const LACKS: Record<HostName, Partial<Record<Ability, string>>> = {
   node: {},
+  'nginx+node': {},
+  'caddy+node': {},
+  'apache+node': {},
   nginx: {},
   caddy: {},
   apache: {},

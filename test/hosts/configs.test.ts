@@ -44,17 +44,18 @@ describe('routing data', () => {
 });
 
 /** Each server's own configuration check over configs printed for `layout` and `prefix`. */
-function check(server: ServerName, dir: string): { status: number | null; output: string } {
+function check(server: ServerName, dir: string, withNode = false): { status: number | null; output: string } {
   const site = path.join(dir, 'site');
-  const tmp = path.join(dir, `tmp-${server}`);
+  const tmp = path.join(dir, `tmp-${server}${withNode ? '-node' : ''}`);
   mkdirSync(tmp, { recursive: true });
-  const o = { dir: site, port: 18190, host: '127.0.0.1' };
+  // withNode: the configuration with the Node server behind (generator/hosting/node-proxy.ts), as --with-node writes it.
+  const o = { dir: site, port: 18190, host: '127.0.0.1', ...(withNode ? { node: 18191 } : {}) };
   let run;
   if (server === 'nginx') {
     writeFileSync(path.join(tmp, 'nginx.conf'), nginxMainConf(o, tmp));
     run = spawnSync(findBinary('nginx')!, ['-t', '-q', '-p', tmp, '-c', path.join(tmp, 'nginx.conf'), '-e', 'stderr'], { encoding: 'utf8' });
   } else if (server === 'caddy') {
-    run = spawnSync(findBinary('caddy')!, ['validate', '--config', path.join(site, '_hosting/Caddyfile'), '--adapter', 'caddyfile'], {
+    run = spawnSync(findBinary('caddy')!, ['validate', '--config', path.join(site, withNode ? '_hosting/Caddyfile.node' : '_hosting/Caddyfile'), '--adapter', 'caddyfile'], {
       encoding: 'utf8', env: { ...process.env, JASPAR_SITE: site, HOME: tmp, XDG_DATA_HOME: tmp, XDG_CONFIG_HOME: tmp },
     });
   } else {
@@ -75,9 +76,11 @@ describe.each([
     writeFileSync(path.join(dir, 'site', file), content);
   }
 
-  it.each(['nginx', 'caddy', 'apache'] as const)('%s accepts its config', (server) => {
+  it.each(['nginx', 'caddy', 'apache'] as const)('%s accepts its config, also with the Node server behind', (server) => {
     if (!findBinary(server)) throw new Error(`${server} is not installed: ${installHint(server)}`);
-    const result = check(server, dir);
-    expect(result.status, result.output).toBe(0);
+    for (const withNode of [false, true]) {
+      const result = check(server, dir, withNode);
+      expect(result.status, `${withNode ? 'with the Node server: ' : ''}${result.output}`).toBe(0);
+    }
   });
 });

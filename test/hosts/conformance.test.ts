@@ -12,10 +12,12 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findBinary, installHint } from '../../scripts/serve.ts';
 import { startSiteServer, type RunningServer } from '../support/servers.ts';
-import { FULL_API_HOSTS, LACKS, browserCases, cases, hostileCases, locationStaysOnSite, unsupported, type Case, type FullExpect, type HostName } from './cases.ts';
+import { FULL_API_HOSTS, LACKS, RULES_FIRST, browserCases, cases, hostileCases, locationStaysOnSite, unsupported, type Case, type FullExpect, type HostName } from './cases.ts';
 
 const siteDir = inject('siteDir');
-const HOSTS: HostName[] = ['node', 'nginx', 'caddy', 'apache', 'netlify', 'http-server'];
+const HOSTS: HostName[] = ['node', 'nginx+node', 'caddy+node', 'apache+node', 'nginx', 'caddy', 'apache', 'netlify', 'http-server'];
+/** The server a host name starts and whether the Node server runs behind it (`npm run serve -- --server nginx --with-node`). */
+const serverOf = (host: HostName) => ({ server: host.replace('+node', '') as Exclude<HostName, `${string}+node`>, withNode: host.endsWith('+node') });
 
 function siteFacts() {
   const first = JSON.parse(readFileSync(path.join(siteDir, 'api/v1/matrix/page/1/index.json'), 'utf8')) as { count: number };
@@ -89,7 +91,7 @@ async function check(origin: string, c: Case, host: HostName): Promise<string[]>
   const response = await send(origin, c);
   const body = response.body;
   const problems: string[] = [];
-  const e: FullExpect = (FULL_API_HOSTS.has(host) ? c.full : undefined) ?? c.expect;
+  const e: FullExpect = (RULES_FIRST.has(host) ? c.behind : undefined) ?? (FULL_API_HOSTS.has(host) ? c.full : undefined) ?? c.expect;
   if (e.status !== undefined && response.status !== e.status) problems.push(`status ${response.status}, expected ${e.status}`);
   if (e.statusIn !== undefined && !e.statusIn.includes(response.status)) problems.push(`status ${response.status}, expected one of ${e.statusIn.join(', ')}`);
   if (response.status >= 500 && e.status === undefined) problems.push(`status ${response.status}: a server error`);
@@ -125,6 +127,7 @@ async function check(origin: string, c: Case, host: HostName): Promise<string[]>
     for (const [key, value] of Object.entries(e.json ?? {})) if (parsed && JSON.stringify(parsed[key]) !== JSON.stringify(value)) problems.push(`${key}: ${JSON.stringify(parsed[key])}, expected ${JSON.stringify(value)}`);
     if (parsed && e.results !== undefined && (parsed.results as unknown[] | undefined)?.length !== e.results) problems.push(`${(parsed.results as unknown[] | undefined)?.length} results, expected ${e.results}`);
   }
+  if (e.varies !== undefined && !(response.headers.get('vary') ?? '').split(',').map((v) => v.trim().toLowerCase()).includes(e.varies.toLowerCase())) problems.push(`Vary: ${response.headers.get('vary')}, expected it to list ${e.varies}`);
   if (e.contentType !== undefined && response.headers.get('content-type') !== e.contentType) problems.push(`Content-Type ${response.headers.get('content-type')}, expected ${e.contentType}`);
   const type = (response.headers.get('content-type') ?? '').split(';')[0].trim();
   if (e.type !== undefined && type !== e.type) problems.push(`media type ${type}, expected ${e.type}`);
@@ -175,8 +178,9 @@ afterAll(printTable);
 describe.each(HOSTS)('%s', (host) => {
   let server: RunningServer | undefined;
   beforeAll(async () => {
-    if (!findBinary(host)) throw new Error(`${host} is not installed: ${installHint(host)}`);
-    server = await startSiteServer(host, siteDir);
+    const { server: name, withNode } = serverOf(host);
+    if (!findBinary(name)) throw new Error(`${name} is not installed: ${installHint(name)}`);
+    server = await startSiteServer(name, siteDir, { withNode });
   });
   afterAll(async () => {
     await server?.stop();

@@ -14,6 +14,8 @@ import { PROJECT_ROOT } from './paths.ts';
 export interface RunningServer {
   /** "http://127.0.0.1:<port>", no trailing slash. */
   origin: string;
+  /** The server's process (the measurements read its memory). */
+  pid?: number;
   /** Everything the server printed so far (stdout and stderr). */
   output(): string;
   /** Kills the whole process group and waits for the server to exit. */
@@ -38,8 +40,10 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /** With `own`, the caller's working folder and environment (scripts/serve.ts made them; cleanup removes them). */
-async function startServer(name: string, command: string, args: string[], port: number, own?: { cwd: string; env: NodeJS.ProcessEnv; cleanup(): void }): Promise<RunningServer> {
+async function startServer(name: string, command: string, args: string[], port: number, own?: { cwd: string; env: NodeJS.ProcessEnv; cleanup(): void; sidecar?: { command: string; args: string[] } }): Promise<RunningServer> {
   const cwd = own?.cwd ?? mkdtempSync(path.join(os.tmpdir(), `jaspar-${name}-cwd-`));
+  // The Node server behind the server (--with-node), in a group of its own, stopped with it.
+  const sidecar = own?.sidecar ? spawn(own.sidecar.command, own.sidecar.args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }) : undefined;
   const child = spawn(command, args, {
     // A fresh empty folder, so the repository's own files (netlify.toml,
     // package.json, .env…) cannot influence the server.
@@ -55,6 +59,8 @@ async function startServer(name: string, command: string, args: string[], port: 
   };
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
+  sidecar?.stdout?.on('data', append);
+  sidecar?.stderr?.on('data', append);
   let spawnError: Error | undefined;
   child.once('error', (error) => {
     spawnError = error;
@@ -66,8 +72,13 @@ async function startServer(name: string, command: string, args: string[], port: 
     if (stopped) return;
     stopped = true;
     killGroup(child, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+    if (sidecar) killGroup(sidecar, 'SIGTERM');
+    const timer = setTimeout(() => {
+      killGroup(child, 'SIGKILL');
+      if (sidecar) killGroup(sidecar, 'SIGKILL');
+    }, 5_000);
     await exited(child);
+    if (sidecar) await exited(sidecar);
     clearTimeout(timer);
     killGroup(child, 'SIGKILL'); // stragglers of the group, if any
     if (own) own.cleanup();
@@ -93,7 +104,7 @@ async function startServer(name: string, command: string, args: string[], port: 
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  return { origin, output: () => buffer, stop };
+  return { origin, pid: child.pid, output: () => buffer, stop };
 }
 
 /** `netlify dev` (offline, Netlify's redirect and header engine) serving siteDir. */
@@ -117,10 +128,10 @@ export async function startHttpServer(siteDir: string): Promise<RunningServer> {
  * (scripts/serve.ts): the site's own generated config, a temporary folder
  * for the rest, 127.0.0.1 on a free port.
  */
-export async function startSiteServer(server: ServerName, siteDir: string): Promise<RunningServer> {
+export async function startSiteServer(server: ServerName, siteDir: string, options: { withNode?: boolean } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1', ...(server === 'netlify' ? { staticPort: await freePort() } : {}) });
-  return startServer(server, command.command, command.args, port, { cwd: command.tmp, env: command.env, cleanup: command.cleanup });
+  const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1', ...(server === 'netlify' ? { staticPort: await freePort() } : {}), ...(options.withNode ? { node: await freePort() } : {}) });
+  return startServer(server, command.command, command.args, port, { cwd: command.tmp, env: command.env, cleanup: command.cleanup, sidecar: command.sidecar });
 }
 
 /** Runs fn over items with at most `concurrency` calls in flight; results in input order. */
