@@ -50,7 +50,7 @@ export const SECURITY_HEADERS: Record<string, string> = {
  * latest version, pages, the search index, scripts) changes with a release
  * or a build: ten minutes, then revalidated. The archive and its checksums:
  * always revalidated (their names stay from build to build; the validator
- * decides). Only as good as the server's validators: see README "Caching".
+ * decides). Only as good as the server's validators: see docs/security.md, "Caching".
  */
 export const CACHE_CONTROL = {
   fixed: 'public, max-age=31536000, immutable',

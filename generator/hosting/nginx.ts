@@ -27,7 +27,7 @@
 //   captures (the route's own path), never from the request's path.
 // - Its ETag and Last-Modified come from the file's mtime and size only:
 //   a rebuilt file of the same size with the same mtime (the archive's
-//   entries carry one fixed mtime) keeps its validators; see README "Caching".
+//   entries carry one fixed mtime) keeps its validators; see docs/security.md, "Caching".
 import type { FilterKey } from '../routes/urls.ts';
 import { ALLOW, COMPRESSED_TYPES, aboveMaxRegex, inAnyRelease, noMatchRegex, releaseVariants, type KeyedRoute, type ListRoute, type ServerRouting, type Template } from './routing.ts';
 

@@ -28,7 +28,7 @@ const INFO_2024 = info(2024);
 
 describe('JASPAR 2026 from JASPAR\'s files and JASPAR 2024', () => {
   it('reads the whole JASPAR 2026 CORE collection: latest versions from the 2026 bundles, older ones from JASPAR 2024, every annotation from the 2026 table', async () => {
-    // The event loop turns between the long parts (README, "Tests").
+    // The event loop turns between the long parts (docs/tests.md).
     const { release, notes } = readRelease(DATA_2026, INFO_2026);
     await turn();
     expect(release.matrices).toHaveLength(4572);
