@@ -12,6 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { formatAxe, launchBrowser, openPage, runAxe, type WatchedPage } from '../support/browser.ts';
 import { problems, startHttpServer, startSiteServer, type RunningServer } from '../support/servers.ts';
+import { startEdgeServer } from '../support/edge-servers.ts';
 
 const siteDir = inject('siteDir');
 
@@ -66,6 +67,8 @@ describe.each([
   { server: 'caddy', start: (dir: string) => startSiteServer('caddy', dir) },
   { server: 'apache', start: (dir: string) => startSiteServer('apache', dir) },
   { server: 'netlify', start: (dir: string) => startSiteServer('netlify', dir) },
+  { server: 'netlify with the edge function', start: (dir: string) => startEdgeServer('netlify', dir) },
+  { server: 'the Node server', start: (dir: string) => startSiteServer('node', dir) },
 ])('a biologist in Chromium on $server', ({ server: name, start }) => {
   let server: RunningServer;
   beforeAll(async () => {
