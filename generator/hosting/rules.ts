@@ -292,8 +292,12 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   guards(`${API}/:endpoint`);
   // Another release's site (/releases/2026/): its path URLs are files; a query URL there (which its bodies
   // link) would get the folder's page for people, other data: refused, unless the edge function answers it.
+  // format=api alone is a page for people, which its folder's index.html is (the pages link matrices and
+  // versions so; list pages they link by path): after the other parameters' rules, before format's.
   for (const h of input.held ?? []) {
-    for (const param of API_PARAMS) rules.push({ from: `${h.prefix}${API}/*`, query: { [param]: ':value' }, to: unsupportedPath(`release-${h.year}`), status: 501, force: true });
+    for (const param of API_PARAMS.filter((p) => p !== 'format')) rules.push({ from: `${h.prefix}${API}/*`, query: { [param]: ':value' }, to: unsupportedPath(`release-${h.year}`), status: 501, force: true });
+    rules.push({ from: `${h.prefix}${API}/*`, query: { format: 'api' }, to: `${h.prefix}${API}/:splat`, status: 200, force: true });
+    rules.push({ from: `${h.prefix}${API}/*`, query: { format: ':value' }, to: unsupportedPath(`release-${h.year}`), status: 501, force: true });
   }
 
   const matrixDir = (filters: Filters, size: number | string, page: string) => listDir(page, size, filters);
