@@ -66,8 +66,9 @@ async function main(): Promise<number> {
     // One line, terminal or CI; a terminal also saw the progress line while it ran.
     const changed = r.upToDate ? 'up to date, nothing written' : `${r.written} written, ${r.removed} removed, the rest unchanged`;
     for (const note of r.notes ?? []) process.stdout.write(`note: ${note}\n`);
-    const releases = r.releases.map((x) => `${x.year}${x.default ? ' (default)' : ''}: ${x.matrices}`).join(', ');
-    process.stdout.write(`built ${r.matrices} matrices (${releases}), ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
+    // A site of several releases says how many matrices each holds and which one URLs without release= answer.
+    const releases = r.releases.length > 1 ? ` (${r.releases.map((x) => `${x.year}${x.default ? ', the default' : ''}: ${x.matrices}`).join('; ')})` : '';
+    process.stdout.write(`built ${r.matrices} matrices${releases}, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
     return 0;
   } catch (error) {
     if (error instanceof DatasetError || error instanceof OutFolderError) {

@@ -87,6 +87,8 @@ export function apacheNodeConf(r: ServerRouting): string {
     `  Define JASPAR_NODE ${DEFAULT_NODE_ADDRESS}`,
     '</IfDefine>',
     'RewriteEngine On',
+    // Only the methods that read: apache.conf answers OPTIONS and refuses the others (405 with Allow) itself.
+    'RewriteCond %{REQUEST_METHOD} ^(GET|HEAD)$',
     `RewriteCond %{REQUEST_URI} ^${r.prefix}${r.api}(/|$)`,
     'RewriteCond %{QUERY_STRING} . [OR]',
     'RewriteCond %{DOCUMENT_ROOT}%{REQUEST_URI} !-f',
@@ -96,6 +98,8 @@ export function apacheNodeConf(r: ServerRouting): string {
     'RewriteRule ^ http://${JASPAR_NODE}%1 [P,NE,L,E=JASPAR_NODE_PROXIED:1]',
     '# Apache compresses (or not) for its own clients; it adds these headers itself (apache.conf).',
     'RequestHeader unset Accept-Encoding env=JASPAR_NODE_PROXIED',
-    ...addedHeaders(r).map((h) => `Header unset ${h} env=JASPAR_NODE_PROXIED`),
+    // apache.conf's headers go by the path of the file served, which a proxied answer has none of: the
+    // Node server's own (Vary, CORS, security headers) stay; Allow, which Apache always sets, is dropped.
+    'Header unset Allow env=JASPAR_NODE_PROXIED',
   ].join('\n')}\n`;
 }

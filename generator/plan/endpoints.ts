@@ -122,10 +122,12 @@ export function indexLists(release: Release, base: string, held: HeldRelease[] =
       items: allReleases(held).map((r) => releaseBody(r, held.find((h) => h.info.year === r.year) ?? null, base)),
       table: {
         columns: ['Release', 'Year', 'Matrices'],
-        // A release the site holds links its list (another's by its absolute URL: a root-relative link would stay in this release's site).
+        // A release the site holds links its list: this one's by path, another's by its absolute URL (a
+        // root-relative link would stay in this release's site).
         rows: allReleases(held).map((r) => {
           const h = held.find((x) => x.info.year === r.year);
-          return [h ? { label: r.name, href: h.matrixUrl ?? listDir(1) } : r.name, String(r.year), h ? String(h.matrices) : 'not mirrored'];
+          const href = r.year === release.info.year ? listDir(1) : h?.matrixUrl ?? listDir(1);
+          return [h ? { label: r.name, href } : r.name, String(r.year), h ? String(h.matrices) : 'not mirrored'];
         }),
       },
     },

@@ -6,12 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
-import { SITE_BASE_URL, dataDir } from '../support/paths.ts';
+import { SITE_BASE_URL, siteDataDirs } from '../support/paths.ts';
 import { buildOk, turn } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 
-async function build(data: string, out: string, baseUrl: string): Promise<void> {
-  await buildOk(['--data', data, '--out', out, '--base-url', baseUrl]);
+async function build(data: string | string[], out: string, baseUrl: string): Promise<void> {
+  await buildOk([...[data].flat().flatMap((d) => ['--data', d]), '--out', out, '--base-url', baseUrl]);
 }
 
 /**
@@ -48,10 +48,10 @@ const tempDir = (prefix: string) => {
 afterAll(() => Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true }))));
 
 describe('builds are deterministic', () => {
-  it('the full release built twice gives byte-identical trees', async () => {
+  it('the full site (both shipped releases) built twice gives byte-identical trees', async () => {
     const first = inject('siteDir'); // built by the global setup with SITE_BASE_URL
     const second = path.join(tempDir('jaspar-determinism-'), 'public');
-    await build(dataDir(), second, SITE_BASE_URL);
+    await build(siteDataDirs(), second, SITE_BASE_URL);
     const a = listFiles(first);
     const b = listFiles(second);
     expect(b.length).toBe(a.length);

@@ -32,10 +32,12 @@ function evenly<T>(items: T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => items[Math.floor((i * items.length) / count)]);
 }
 
+/** The latest version of a base id in the release URLs without release= answer: the last of its versions list (a newer
+ *  release's version of it, such as MA0088.3 of JASPAR 2026, has its folder here too but is not the default release's). */
 function latestVersion(base: string): string {
-  const versions = ALL_IDS.filter((id) => baseOf(id) === base).map((id) => Number(id.split('.')[1]));
+  const versions = (JSON.parse(readFileSync(path.join(MATRIX, base, 'versions/index.json'), 'utf8')) as { results: { matrix_id: string }[] }).results;
   if (versions.length === 0) throw new Error(`no version of ${base}`);
-  return `${base}.${Math.max(...versions)}`;
+  return versions[versions.length - 1].matrix_id;
 }
 
 const read = (rel: string) => readFileSync(path.join(siteDir, rel));

@@ -43,8 +43,11 @@ export interface Comparison {
   kinds: Map<string, number>;
 }
 
+/** A file of another release's site (releases/2026/…) is of its kind in that site. */
+const inRelease = (file: string) => file.replace(/^releases\/[0-9]{4}\//, '');
+
 function kindOf(file: string): string {
-  const parts = file.split('/');
+  const parts = inRelease(file).split('/');
   if (parts[0] === 'api') {
     if (parts[2] !== 'matrix') return `api/v1/${parts[2]}`;
     const id = /^[A-Z]{2}[0-9]{4}/.test(parts[3] ?? '');
@@ -74,14 +77,15 @@ export async function compareCompact(fullDir: string, compactDir: string, { samp
   };
   // Kept files are the full build's, but for the edge index (it says "compact") and the home and downloads pages (no archive).
   for (const f of compact) {
-    if (!inFull.has(f) || f === '_edge/index.json' || f === 'download/index.html' || f === 'index.html') continue;
+    const own = inRelease(f); // every release's site has its own index, home and downloads page
+    if (!inFull.has(f) || own === '_edge/index.json' || own === 'download/index.html' || own === 'index.html') continue;
     if (!readFileSync(path.join(compactDir, f)).equals(readFileSync(path.join(fullDir, f)))) result.changedKept.push(f);
   }
   forgetIndexes();
   const site = folderSite(compactDir);
   const seen = new Map<string, number>();
   for (const file of full) {
-    if (inCompact.has(file) || NOT_RENDERED.has(file)) continue;
+    if (inCompact.has(file) || NOT_RENDERED.has(inRelease(file))) continue;
     const kind = kindOf(file);
     const n = seen.get(kind) ?? 0;
     seen.set(kind, n + 1);

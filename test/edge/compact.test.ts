@@ -12,7 +12,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { forgetIndexes, handle } from '../../generator/edge/handler.ts';
 import { CLOUDFLARE_ASSETS, freePortInRange } from '../support/edge-servers.ts';
 import { makeRelease } from '../support/fixtures.ts';
-import { PROJECT_ROOT, SITE_BASE_URL, dataDir } from '../support/paths.ts';
+import { PROJECT_ROOT, SITE_BASE_URL, siteDataDirs } from '../support/paths.ts';
 import { buildOk } from '../support/run.ts';
 import { problems } from '../support/servers.ts';
 import { compareCompact, siteFiles, summary } from './compact-compare.ts';
@@ -25,8 +25,8 @@ const KINDS = [
   'api/v1/species', 'api/v1/taxon', 'matrix/base id', 'matrix/detail', 'matrix/list', 'matrix/versions', 'matrix/views', 'static/logos/svg',
 ];
 
-async function build(data: string, out: string, profile: 'full' | 'compact'): Promise<void> {
-  await buildOk(['--data', data, '--out', out, '--base-url', SITE_BASE_URL, '--profile', profile]);
+async function build(data: string | string[], out: string, profile: 'full' | 'compact'): Promise<void> {
+  await buildOk([...[data].flat().flatMap((d) => ['--data', d]), '--out', out, '--base-url', SITE_BASE_URL, '--profile', profile]);
 }
 
 /** `npm run serve -- ARGS` in its own process group until stop(); ready when `ready` answers 200. */
@@ -160,7 +160,8 @@ describe('compact build', () => {
 
   it('full release: fits Cloudflare\'s free plan, and the handler answers as the full build\'s files', { timeout: 900_000 }, async () => {
     const compact = path.join(root, 'compact');
-    await build(dataDir(), compact, 'compact');
+    // The full site's releases (2024 and 2026 under /releases/2026/), as the global setup built them.
+    await build(siteDataDirs(), compact, 'compact');
     const files = siteFiles(compact);
     const sizes = files.map((f) => statSync(path.join(compact, f)).size);
     const bytes = sizes.reduce((a, b) => a + b, 0);

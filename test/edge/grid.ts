@@ -218,6 +218,7 @@ const FORMAT_TYPES: Record<string, string> = {
 
 /** Why an answer differs by design, recognised from the two answers. */
 export const DESIGN = {
+  otherRelease: 'release=2026: the mirror answers from its JASPAR 2026 site (CORE, its bodies linking within /releases/2026/); the oracle holds JASPAR 2024 only and ignores release=',
   textError: 'an error in a text or YAML format: the service fails to render its error (500 HTML); the mirror answers the JSON error',
   emptyText: 'an empty list in a text format: the service writes "No PFM data available"; the mirror renders the empty list as its static files do',
   bedLayout: 'BED of several matrices: the mirror marks each matrix with a "#" line and pads BED4 lines to six columns (generator/formats/bed.ts); same sites',
@@ -259,6 +260,8 @@ export function compare(request: GridRequest, mirror: Answer, oracle: Answer): V
   if ((mirror.status === 400 || mirror.status === 501) || (mirror.status === 404 && mirror.body.includes('is not available: this mirror serves'))) {
     return { kind: 'refused', reason: JSON.parse(mirror.body).detail as string };
   }
+  // Another release the site holds: its own answer, which the oracle (one release) cannot give.
+  if (/[?&]release=2026(&|$)/.test(target) && mirror.status === 200) return { kind: 'design', reason: 'otherRelease' };
   if (oracle.status === 500 && mirror.status === 404 && mirror.type === 'application/json') return { kind: 'design', reason: 'textError' };
   if (oracle.status === 404 && oracle.type === 'text/html' && mirror.status === 404 && mirror.type === 'application/json' && shownJson(oracle.body) === mirror.body) return { kind: 'design', reason: 'apiError' };
   if (oracle.status === 500 && request.method === 'OPTIONS' && mirror.status === 200 && mirror.body.startsWith('{"name":')) return { kind: 'design', reason: 'optionsText' };
