@@ -197,9 +197,12 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const layout = layoutOf(main.release);
   const plan = new OutputPlan(main.release.info, layout);
   const others = inputs.filter((r) => r !== main);
-  const held = inputs.map((r) => ({ info: r.release.info, prefix: r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}` }));
-  // /api/v1/releases/ links each release the site holds to its matrix list (another release's by its path: every host answers it).
-  const heldReleases = inputs.map((r) => ({ ...heldRelease(r.release), matrixUrl: `${base}${r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}`}${LIST}/` }));
+  // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
+  const held = inputs.map((r) => {
+    const prefix = r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}`;
+    return { info: r.release.info, prefix, held: { ...heldRelease(r.release), matrixUrl: `${base}${prefix}${LIST}/` } };
+  });
+  const heldReleases = held.map((h) => h.held);
   const unmirrored = (r: ReleaseInput) => unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })));
   const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true });
   // The other releases: each a whole site of its own under /releases/<year>/,
@@ -255,7 +258,7 @@ interface ReleasePlanOptions extends BuildOptions {
   base: string;
   layout: Layout;
   /** Every release of the site, with the path its API lives under ("" for the default one). */
-  held: { info: ReleaseInfo; prefix: string }[];
+  held: { info: ReleaseInfo; prefix: string; held: HeldRelease }[];
   /** The default release (at the root of the site), or another (under /releases/<year>/). */
   main: boolean;
   /** Every release of the site with the URL of its matrix list, for /api/v1/releases/. */

@@ -95,7 +95,8 @@ export function openApi(release: Release, base: string, held: readonly { year: n
   const firstCollection = values.collection[0] ?? 'CORE';
   const example = release.matrices[0]?.matrixId ?? 'MA0004.1';
   const exampleBase = example.split('.')[0];
-  const withSites = release.matrices.find((m) => m.sites !== null)?.matrixId ?? example;
+  // JASPAR 2026 publishes no binding sites: its sites endpoint has no example to link.
+  const withSites = release.matrices.find((m) => m.sites !== null)?.matrixId;
 
   const paths: OpenApi['paths'] = {
     [P.root]: { get: { summary: 'API root', description: 'Links to every endpoint.', parameters: [format(INDEX_FORMATS)], example: P.root, responses: { '200': { description: 'The endpoints.' } } } },
@@ -143,7 +144,7 @@ export function openApi(release: Release, base: string, held: readonly { year: n
       get: { summary: 'A release', description: 'A JASPAR release, by year or by release number: its paper and, for a release the mirror holds, its matrices and which collections it mirrors.', parameters: [pathParam('release', 'Year or release number.'), format(INDEX_FORMATS)], example: fill(P.release, { release: String(year) }), responses: { '200': { description: 'The release.', schema: 'Release' }, '404': errors['404'] } },
     },
     [P.sites]: {
-      get: { summary: 'Binding sites of a matrix', description: 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: `${fill(P.sites, { matrix_id: withSites })}${queryString({ format: 'json' })}`, responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },
+      get: { summary: 'Binding sites of a matrix', description: withSites ? 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).' : 'The binding sites the release has for a matrix: this release has none (JASPAR published no binding-site files for it), so every matrix answers 404.', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: withSites ? `${fill(P.sites, { matrix_id: withSites })}${queryString({ format: 'json' })}` : '', responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },
     },
   };
 

@@ -22,7 +22,7 @@ export function docsPage(api: OpenApi, releaseName: string, release: Parameters<
       return `<section aria-labelledby="${id}">
 <h2 id="${id}"><code>GET ${escapeHtml(path)}</code> – ${escapeHtml(get.summary)}</h2>
 <p>${escapeHtml(get.description)}</p>
-<p>Example: <a href="${escapeHtml(get.example)}"><code>${escapeHtml(get.example)}</code></a></p>
+${get.example ? `<p>Example: <a href="${escapeHtml(get.example)}"><code>${escapeHtml(get.example)}</code></a></p>` : ''}
 ${params ? `<div class="scroll" tabindex="0" role="region" aria-label="Parameters of ${escapeHtml(path)}"><table><caption>Parameters</caption><thead><tr><th scope="col">name</th><th scope="col">in</th><th scope="col">meaning</th><th scope="col">values</th></tr></thead><tbody>${params}</tbody></table></div>` : ''}
 <dl class="annotations">${responses}</dl>
 </section>`;

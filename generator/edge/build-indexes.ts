@@ -10,8 +10,8 @@ export function edgeIndexFiles(release: Release, base: string, layout: Layout, {
   /** The release's collections the mirror does not hold (unmirroredCollections). */
   unmirrored?: Unmirrored[];
   compact?: boolean;
-  /** Every release of the site and the path its API lives under ("" for this one): the default release's index only. */
-  releases?: { info: ReleaseInfo; prefix: string }[];
+  /** Every release of the site, the path its API lives under ("" for the default one) and what /api/v1/releases/ says of it. */
+  releases?: { info: ReleaseInfo; prefix: string; held: { info: ReleaseInfo; matrices: number; matrixUrl?: string } }[];
   /** Ids (matrix and base ids) only other releases have, answered from their files at the root: id → year. */
   elsewhere?: Record<string, number>;
 } = {}): [string, string][] {
@@ -25,7 +25,7 @@ export function edgeIndexFiles(release: Release, base: string, layout: Layout, {
     layout: { idFolders: layout.idFolders, logos: layout.logos, shard: layout.shard },
     ...(compact ? { compact: true as const } : {}),
     filterValues: filterValues(release),
-    ...(releases.length > 1 ? { releases: releases.map((r) => ({ year: r.info.year, name: r.info.name, prefix: r.prefix })), elsewhere } : {}),
+    ...(releases.length > 1 ? { releases: releases.map((r) => ({ year: r.info.year, name: r.info.name, prefix: r.prefix, held: { ...r.held, info: { ...r.held.info, olderVersions: null } } })), elsewhere } : {}),
     ...(unmirrored.length > 0 ? { unmirrored } : {}),
     rows: ordered.map((m) => [
       m.matrixId, m.name, m.collection, m.baseId, m.version, m.taxGroup, m.tfClass, m.tfFamily, m.dataType,

@@ -49,7 +49,7 @@ export interface EdgeIndex {
   filterValues: Record<FilterKey, string[]>;
   /** A site of several releases (in the default release's index): each release and the path its whole
    *  site lives under ("" for the default one, "/releases/2026" for another); release=<year> answers from there. */
-  releases?: { year: number; name: string; prefix: string }[];
+  releases?: { year: number; name: string; prefix: string; /** What /api/v1/releases/ says of it (plan/endpoints.ts HeldRelease). */ held: { info: ReleaseInfo; matrices: number; matrixUrl?: string } }[];
   /** Matrix and base ids only another release has, with that release's year: their files lie at the root. */
   elsewhere?: Record<string, number>;
   /** Collections of JASPAR's release that the mirror does not hold (JASPAR 2026's UNVALIDATED): asked for,

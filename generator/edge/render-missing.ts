@@ -171,10 +171,12 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
   }
   if (dir === ROOT_DIR || INDEX_LIST.test(dir) || RELEASE_DIR.test(dir)) {
     const r = await rebuild(source);
+    // A site of several releases: /api/v1/releases/ says what each holds (none: this release alone).
+    const held = index.releases?.map((x) => x.held);
     r.endpoints ??= new Map([
       planRoot(r.release, index.base),
-      ...indexLists(r.release, index.base).flatMap((list) => planIndexList(list, index.base)),
-      ...planReleases(r.release, index.base),
+      ...indexLists(r.release, index.base, held).flatMap((list) => planIndexList(list, index.base)),
+      ...planReleases(r.release, index.base, held),
     ].map((p) => [p.dir, p]));
     return r.endpoints.get(dir) ?? null;
   }

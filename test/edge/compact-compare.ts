@@ -7,7 +7,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { forgetIndexes, handle } from '../../generator/edge/handler.ts';
-import { ARCHIVE, MANIFEST } from '../../generator/mirror/layout.ts';
+import { ARCHIVE, ARCHIVE_SUM, MANIFEST } from '../../generator/mirror/layout.ts';
 import { turn } from '../support/run.ts';
 import { folderSite } from './folder-site.ts';
 
@@ -27,7 +27,7 @@ export function siteFiles(root: string): string[] {
 }
 
 /** What a compact build leaves out that nothing renders: the mirror's archive and manifest. */
-export const NOT_RENDERED = new Set([ARCHIVE.slice(1), MANIFEST.slice(1)]);
+export const NOT_RENDERED = new Set([ARCHIVE.slice(1), ARCHIVE_SUM.slice(1), MANIFEST.slice(1)]);
 
 export interface Comparison {
   fullFiles: number;
