@@ -146,10 +146,9 @@ export function defaultRelease<T extends { release: Release }>(releases: readonl
   return (complete.length > 0 ? complete : releases).reduce((a, b) => (b.release.info.year > a.release.info.year ? b : a));
 }
 
-/** Whether every collection of the release is mirrored (the release description says so). */
+/** Whether every collection of the release is mirrored (the release description says so; one that says nothing is whole). */
 export function releaseComplete(info: ReleaseInfo): boolean {
-  const collections = (info as ReleaseInfo & { collections?: { mirrored: boolean }[] }).collections;
-  return collections === undefined || collections.every((c) => c.mirrored);
+  return info.collections.every((c) => c.mirrored);
 }
 
 /**
@@ -184,6 +183,8 @@ function withSiteNotes(inputs: ReleaseInput[], main: ReleaseInput, root: string)
 
 /** Output folder (relative) of a release that is not the default one: its whole API under /releases/<year>/. */
 export const releasePrefix = (year: number) => `${RELEASES_DIR.slice(1)}${year}/`;
+/** The path that release's site lies under ("/releases/2026"). */
+const releasePath = (year: number) => `/${releasePrefix(year).slice(0, -1)}`;
 
 /** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
 export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
@@ -199,11 +200,13 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   const others = inputs.filter((r) => r !== main);
   // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
   const held = inputs.map((r) => {
-    const prefix = r === main ? '' : `/${releasePrefix(r.release.info.year).slice(0, -1)}`;
+    const prefix = r === main ? '' : releasePath(r.release.info.year);
     return { info: r.release.info, prefix, held: { ...heldRelease(r.release), matrixUrl: `${base}${prefix}${LIST}/` } };
   });
   const heldReleases = held.map((h) => h.held);
-  const unmirrored = (r: ReleaseInput) => unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })));
+  // What each release lacks that JASPAR publishes for it, and which other release has it.
+  const lacks = new Map(inputs.map((r) => [r, unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })))]));
+  const unmirrored = (r: ReleaseInput) => lacks.get(r)!;
   const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true });
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
@@ -211,7 +214,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const other of others) {
     const otherLayout = layoutOf(other.release);
     planRelease(plan.part(releasePrefix(other.release.info.year), other.release.info, otherLayout), other.release, {
-      ...options, base: `${base}/${releasePrefix(other.release.info.year).slice(0, -1)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other),
+      ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other),
     });
   }
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
@@ -224,12 +227,12 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   plan.root.add('_headers', printHeaders(headerRules(root)));
   // nginx, Caddy and Apache answer the same query URLs from the files, with their own config (hosting/servers.ts).
   const releaseRoutes = others.map((o) => {
-    const path_ = `/${releasePrefix(o.release.info.year).slice(0, -1)}`;
+    const at = releasePath(o.release.info.year);
     return {
       year: o.release.info.year,
-      path: path_,
+      path: at,
       lastPage: defaultPageCount(o.release),
-      unmirrored: unmirrored(o).map((u) => ({ collection: u.collection, idPrefixes: u.idPrefixes, file: `${path_}${unmirroredPath(u.collection)}` })),
+      unmirrored: unmirrored(o).map((u) => ({ collection: u.collection, idPrefixes: u.idPrefixes, file: `${at}${unmirroredPath(u.collection)}` })),
     };
   });
   for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: main.release.info.year, releases: releaseRoutes })) plan.root.add(file, content);
@@ -241,7 +244,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // The download as a product (issue 19): what it is and how to serve it, GitHub Pages without Jekyll, object stores' types.
   plan.root.add(README, mirrorReadme({
     name: main.release.info.name, year: main.release.info.year, base, citation: main.release.info.citation, license: main.release.info.license,
-    others: others.map((o) => ({ name: o.release.info.name, year: o.release.info.year, path: `/${releasePrefix(o.release.info.year).slice(0, -1)}`, citation: o.release.info.citation, lacking: o.release.info.collections.filter((c) => !c.mirrored).map((c) => c.name) })),
+    others: others.map((o) => ({ name: o.release.info.name, year: o.release.info.year, path: releasePath(o.release.info.year), citation: o.release.info.citation, lacking: o.release.info.collections.filter((c) => !c.mirrored).map((c) => c.name) })),
   }));
   plan.root.add(NOJEKYLL, '');
   plan.root.add(CONTENT_TYPES_FILE, contentTypesTable());
