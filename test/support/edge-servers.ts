@@ -219,6 +219,9 @@ export async function siteView(siteDir: string, include: (relative: string, byte
 
 /** A matrix or base id folder, of the default release or of another under releases/<year>/. */
 const MATRIX_FOLDER = /^(?:releases\/[0-9]{4}\/)?api\/v1\/matrix\/([A-Z]{2}[0-9]{4}(?:\.[0-9]+)?)\//;
+/** Another release's filtered lists and page sizes (about 50,000 files): the handler renders them when absent,
+ *  and wrangler dev watches every asset (a view with them ran out of the machine's 192,536 inotify watches). */
+const OTHER_RELEASE_VIEWS = /^releases\/[0-9]{4}\/api\/v1\/matrix\/(?:collection|tax_group|tax_id|version|page_size)\//;
 
 /**
  * The built site as Cloudflare takes it: without files over 25 MiB (the
@@ -229,6 +232,7 @@ const MATRIX_FOLDER = /^(?:releases\/[0-9]{4}\/)?api\/v1\/matrix\/([A-Z]{2}[0-9]
 export async function cloudflareSiteView(siteDir: string, keepIds: ReadonlySet<string>): Promise<{ dir: string; files: number }> {
   const made = await siteView(siteDir, (relative, bytes) => {
     if (bytes > CLOUDFLARE_ASSETS.maxFileBytes) return false;
+    if (OTHER_RELEASE_VIEWS.test(relative)) return false;
     const folder = MATRIX_FOLDER.exec(relative);
     return folder === null || keepIds.has(folder[1]);
   });
