@@ -104,6 +104,27 @@ async function startServer(name: string, command: string, args: string[], port: 
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  // The Node server behind it answers too, or the first requests it should take get the server's 502
+  // (seen on a loaded machine: it came up after nginx).
+  const sidecarPort = own?.sidecar ? own.sidecar.args[own.sidecar.args.indexOf('--port') + 1] : undefined;
+  while (sidecar && sidecarPort !== undefined) {
+    if (sidecar.exitCode !== null || sidecar.signalCode !== null) {
+      await stop();
+      throw new Error(`${name}: the Node server behind it did not start (exit ${sidecar.exitCode ?? sidecar.signalCode}):\n${buffer}`);
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${sidecarPort}/`, { signal: AbortSignal.timeout(5_000) });
+      await response.arrayBuffer();
+      break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > STARTUP_MS) {
+      await stop();
+      throw new Error(`${name}: the Node server behind it did not answer GET / within ${STARTUP_MS / 1000} s:\n${buffer}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
   return { origin, pid: child.pid, output: () => buffer, stop };
 }
 
