@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { formatAxe, launchBrowser, openPage, runAxe, type WatchedPage } from '../support/browser.ts';
+import { formatAxe, launchBrowser, openPage, runAxe, type WatchedPage, settle as settleFor } from '../support/browser.ts';
 import { problems, startHttpServer, startNetlifyDev, type RunningServer } from '../support/servers.ts';
 
 const siteDir = inject('siteDir');
@@ -56,15 +56,8 @@ afterAll(async () => {
   await browser?.close();
 }, 30_000);
 
-/** Waits until the page stops moving: loaded, and the URL unchanged for 400 ms (the query script may move on). */
-async function settle(page: Page): Promise<void> {
-  let last = '';
-  for (let i = 0; i < 20 && page.url() !== last; i++) {
-    last = page.url();
-    await page.waitForLoadState('load');
-    await page.waitForTimeout(400);
-  }
-}
+/** Waits until the page stops moving (test/support/browser.ts settle). */
+const settle = (page: Page) => settleFor(page, 400);
 
 /** A page's folder URL or its index.html: either may be what the links use. */
 const isPage = (u: URL, dir: string) => u.pathname === dir || u.pathname === `${dir}index.html`;

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { formatAxe, launchBrowser, openPage, runAxe, type WatchedPage } from '../support/browser.ts';
+import { formatAxe, launchBrowser, openPage, runAxe, type WatchedPage, settle as settleFor } from '../support/browser.ts';
 import { problems, startHttpServer, startSiteServer, type RunningServer } from '../support/servers.ts';
 import { startEdgeServer } from '../support/edge-servers.ts';
 
@@ -40,15 +40,8 @@ afterAll(async () => {
   await browser?.close();
 }, 30_000);
 
-/** Waits until the page stops moving: loaded, and the URL unchanged for 300 ms (site.js may move on). */
-async function settle(page: Page): Promise<void> {
-  let last = '';
-  for (let i = 0; i < 20 && page.url() !== last; i++) {
-    last = page.url();
-    await page.waitForLoadState('load');
-    await page.waitForTimeout(300);
-  }
-}
+/** Waits until the page stops moving (test/support/browser.ts settle). */
+const settle = (page: Page) => settleFor(page, 300);
 
 /** Clicks and checks that the page reached is HTML for people, not an API body. */
 async function click(page: Page, link: ReturnType<Page['locator']>, what: string): Promise<void> {

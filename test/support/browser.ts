@@ -16,6 +16,16 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** Waits until the page stops moving: loaded, and the URL unchanged for `pauseMs` (site.js may move on to a list file). */
+export async function settle(page: Page, pauseMs: number): Promise<void> {
+  let last = '';
+  for (let i = 0; i < 20 && page.url() !== last; i++) {
+    last = page.url();
+    await page.waitForLoadState('load');
+    await page.waitForTimeout(pauseMs);
+  }
+}
+
 export interface WatchedPage {
   page: Page;
   context: BrowserContext;
