@@ -37,38 +37,10 @@ export type ApiTarget =
   /** The list and matrix endpoints: answered by the handler's own routes. */
   | { kind: 'matrix'; route: RouteKind };
 
-interface Matcher {
-  route: Route;
-  pattern: RegExp;
-  names: string[];
-}
-
 export interface ApiRoutes {
   table: RouteTable;
-  matchers: Matcher[];
   /** Every path under here that no route takes is the API's "Not found.". */
   apiPrefix: string;
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A route's public path as an anchored expression: {name} → its parameter's pattern; a folder also without its slash (as Netlify's rules and the service's redirect take it). */
-function matcherOf(route: Route): Matcher {
-  const names: string[] = [];
-  let source = '';
-  for (const piece of route.path.split(/(\{\w+\})/)) {
-    const param = /^\{(\w+)\}$/.exec(piece);
-    if (!param) {
-      source += escapeRegExp(piece);
-      continue;
-    }
-    const spec = route.params.find((p) => p.name === param[1]);
-    if (!spec) throw new Error(`routes/table.ts: route ${route.kind} "${route.path}" has no pattern for {${param[1]}}`);
-    names.push(spec.name);
-    source += `(${spec.pattern})`;
-  }
-  if (source.endsWith('/')) source = `${source.slice(0, -1)}/?`;
-  return { route, pattern: new RegExp(`^${source}$`), names };
 }
 
 const cache = new Map<string, ApiRoutes>();
@@ -81,7 +53,7 @@ export function apiRoutes(layout: Layout = FLAT, root = ''): ApiRoutes {
     const table = routeTable(layout, root);
     const apiRoot = table.routes.find((r) => r.kind === 'root');
     if (!apiRoot) throw new Error('routes/table.ts: no root route');
-    routes = { table, matchers: table.routes.map(matcherOf), apiPrefix: apiRoot.path };
+    routes = { table, apiPrefix: apiRoot.path };
     cache.set(key, routes);
   }
   return routes;
@@ -92,9 +64,10 @@ export const LAYOUT_KINDS: ReadonlySet<RouteKind> = new Set(routeTable({ idFolde
 
 /** The route a path names, with its parameters; null when none. */
 export function matchRoute(routes: ApiRoutes, pathname: string): { route: Route; values: Record<string, string> } | null {
-  for (const m of routes.matchers) {
-    const found = m.pattern.exec(pathname);
-    if (found) return { route: m.route, values: Object.fromEntries(m.names.map((name, i) => [name, found[i + 1]])) };
+  for (const route of routes.table.routes) {
+    // The route's own compiled matcher; a folder also without its slash (as Netlify's rules and the service's redirect take it).
+    const found = route.url.regex(undefined, { optionalSlash: true }).exec(pathname);
+    if (found) return { route, values: { ...found.groups } };
   }
   return null;
 }

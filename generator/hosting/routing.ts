@@ -11,20 +11,20 @@
 // file exists → 200; the view's first page exists → the page is past the end
 // ("Invalid page.", as DRF); neither → "Not found.".
 //
-// Every path piece comes from generator/routes/ (called with marker values
-// and cut into templates), so the printed configs follow the URL layout,
-// sharded or flat, instead of spelling it again.
-import { INDEX_FORMATS, SITES_FORMATS } from '../plan/endpoints.ts';
+// Every path piece is read off the compiled routes of generator/routes/
+// (paths.ts ROUTES, compile.ts templateOf and partAround), so the printed
+// configs follow the URL layout, sharded or flat, instead of spelling it again.
 import { DEFAULT_FORMAT, FORMAT_IDS, FORMATS, type FormatId } from '../formats/registry.ts';
-import { VIEW_FORMAT_SIZES } from '../plan/resources.ts';
-import { shardOf, type Layout } from '../routes/shard.ts';
+import { partAround, templateOf, type Template } from '../routes/compile.ts';
+import type { Layout } from '../routes/shard.ts';
+import { FILTER_COMBINATIONS, INDEX_FORMATS, MAX_PAGE_SIZE, SITES_FORMATS, UNSUPPORTED_PARAMS, VIEW_FORMAT_SIZES } from '../routes/table.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FILTER_KEYS, LIST, LOGOS, NO_MATCH_VALUE, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, listViewDir, releaseDir,
-  ABSENT_ENDPOINTS, absentPath, sitesApiDir, unsupportedPath, versionsDir, type FilterKey,
+  API, DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FILTER_KEYS, LIST, LOGOS, NO_MATCH_VALUE, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, PAGE_SIZES, ROOT_DIR, ROUTES, errorPaths, fileName,
+  ABSENT_ENDPOINTS, absentPath, unsupportedPath, type FilterKey,
 } from '../routes/urls.ts';
-import { FILTER_COMBINATIONS } from '../plan/views.ts';
 import { CACHE_CONTROL, headerRules } from './headers.ts';
-import { MAX_PAGE_SIZE, UNSUPPORTED_PARAMS } from './rules.ts';
+
+export type { Template } from '../routes/compile.ts';
 
 export interface ServerRoutingInput {
   /** Path prefix the site is served under ("" or "/jaspar"; no trailing slash). */
@@ -49,9 +49,6 @@ export interface ReleaseRoute {
   /** Collections of JASPAR's release that it does not hold: a request naming one (filter, or an id with one of the prefixes) gets the file saying why, 404. */
   unmirrored: { collection: string; idPrefixes: string[]; file: string }[];
 }
-
-/** A path template: literal text and named slots ({ slot: 'id' }). */
-export type Template = (string | { slot: string })[];
 
 /** A list endpoint: its path, and how a request's parameters become the answering folder. */
 export interface ListRoute {
@@ -179,29 +176,6 @@ export const COMPRESSED_TYPES: readonly string[] = [
   ...new Set(['text/html', 'text/css', 'text/plain', 'application/javascript', 'image/svg+xml', ...FORMAT_IDS.map((f) => FORMATS[f].mediaType.split(';')[0])]),
 ].sort();
 
-const MARK = 'ZZ99.MARK';
-
-/** Cuts `text` around `value`: [before, after]; throws when the layout no longer has that shape. */
-function around(text: string, value: string, what: string): [string, string] {
-  const at = text.indexOf(value);
-  if (at < 0 || text.indexOf(value, at + 1) >= 0) throw new Error(`routing: ${what} "${text}" does not hold "${value}" exactly once`);
-  return [text.slice(0, at), text.slice(at + value.length)];
-}
-
-function strip(text: string, start: string, what: string): string {
-  if (!text.startsWith(start)) throw new Error(`routing: ${what} "${text}" does not start with "${start}"`);
-  return text.slice(start.length);
-}
-
-/** The folder of an id resource as a template with slots id and shard, whatever the layout. */
-function idTemplate(dir: (layout: Layout, id: string) => string, layout: Layout): Template {
-  const text = dir(layout, MARK);
-  const [before, after] = around(text, MARK, 'id folder');
-  if (!layout.idFolders) return [before, { slot: 'id' }, after];
-  const [head, shardTail] = around(before, `${shardOf(MARK, layout)}/`, 'shard folder');
-  return [head, { slot: 'shard' }, `/${shardTail}`, { slot: 'id' }, after];
-}
-
 /** A _headers path ("/api/" + "*" + "/index.json") → an anchored regular expression on the served path (Netlify's splat matches across folders). */
 export function globToRegex(glob: string): string {
   return `^${glob.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`;
@@ -212,37 +186,37 @@ export function serverRouting(input: ServerRoutingInput): ServerRouting {
   const releases = input.releases ?? [];
   for (const rel of releases) if (!/^(\/[a-z0-9_-]+)+$/.test(rel.path)) throw new Error(`routing: release path "${rel.path}" must look like /releases/2026`);
   if (prefix !== '' && !/^(\/[A-Za-z0-9._~-]+)+$/.test(prefix)) throw new Error(`routing: path prefix "${input.prefix}" must look like /jaspar (letters, digits, . _ ~ -)`);
-  const listBase = listViewDir();
-  const filterSegment = Object.fromEntries(FILTER_KEYS.map((key) => [key, around(strip(listViewDir(DEFAULT_PAGE_SIZE, { [key]: MARK }), listBase, 'filter folder'), MARK, 'filter folder')])) as Record<FilterKey, [string, string]>;
-  const sizeMark = 987654;
-  const pageSizeSegment = around(strip(listViewDir(sizeMark), listBase, 'page size folder'), String(sizeMark), 'page size folder');
-  const pageSegment = around(strip(listDir(MARK), listBase, 'page folder'), MARK, 'page folder');
+  const listBase = ROUTES.list.build({});
+  const filterSegment = Object.fromEntries(FILTER_KEYS.map((key) => [key, partAround(ROUTES.listView, key)])) as Record<FilterKey, [string, string]>;
+  const pageSizeSegment = partAround(ROUTES.listView, 'page_size');
+  const pageSegment = partAround(ROUTES.listPage, 'page');
   // The index lists must share the matrix list's page and page size segments (the printers compose both alike).
-  const indexShape = indexDir('collections', MARK, sizeMark);
-  if (indexShape !== `${API}/collections/${pageSizeSegment[0]}${sizeMark}${pageSizeSegment[1]}${pageSegment[0]}${MARK}${pageSegment[1]}`) {
-    throw new Error(`routing: index list folder "${indexShape}" is not the list folder shape the server configs compose`);
+  for (const param of ['page', 'page_size']) {
+    const [index, list] = [partAround(ROUTES.indexPage, param), partAround(ROUTES.listPage, param)];
+    if (index.join() !== list.join()) throw new Error(`routing: the index lists' {${param}} folder (${index.join('…')}) is not the matrix list's (${list.join('…')}), which the server configs compose alike`);
   }
   const signature = (keys: readonly FilterKey[]) => FILTER_KEYS.map((k) => (keys.includes(k) ? '1' : '0')).join('');
   const viewFormats: Record<number, FormatId[]> = {};
   for (const size of PAGE_SIZES) viewFormats[size] = FORMAT_IDS.filter((f) => VIEW_FORMAT_SIZES[f].includes(size));
 
-  const lists: ListRoute[] = [{ name: 'matrix-list', path: LIST, kind: 'matrix', base: listBase, formats: FORMAT_IDS }];
+  const noSlash = (path: string) => path.replace(/\/$/, '');
+  const lists: ListRoute[] = [{ name: 'matrix-list', path: noSlash(listBase), kind: 'matrix', base: listBase, formats: FORMAT_IDS }];
   for (const [endpoint, pathFilter] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
-    lists.push({ name: `${endpoint}-matrices`, path: `${API}/${endpoint}`, pathFilter, kind: 'matrix', base: listBase, formats: FORMAT_IDS });
+    lists.push({ name: `${endpoint}-matrices`, path: noSlash(ROUTES.index.build({ endpoint })), pathFilter, kind: 'matrix', base: listBase, formats: FORMAT_IDS });
   }
   for (const endpoint of ['collections', 'taxon', 'species', 'releases']) {
-    const dir = indexDir(endpoint, MARK);
-    lists.push({ name: endpoint, path: `${API}/${endpoint}`, kind: 'index', base: around(dir, `${pageSegment[0]}${MARK}${pageSegment[1]}`, 'index folder')[0], formats: INDEX_FORMATS });
+    lists.push({ name: endpoint, path: noSlash(ROUTES.index.build({ endpoint })), kind: 'index', base: ROUTES.index.build({ endpoint }), formats: INDEX_FORMATS });
   }
-  const keyTemplate = (dir: string, what: string): Template => {
-    const [before, after] = around(dir, MARK, what);
-    return [before, { slot: 'id' }, after];
+  // A keyed resource: its public path around the key (no trailing slash), its folder as a template with slots id (and shard).
+  const keyedRoute = (name: string, path: keyof typeof ROUTES, dir: keyof typeof ROUTES, key: string, formats: readonly FormatId[], suffix: boolean, unsupported?: string): KeyedRoute => {
+    const [before, after] = partAround(ROUTES[path], key);
+    return { name, before, after: noSlash(after), dir: templateOf(ROUTES[dir], input.layout, { [key]: 'id' }), formats, ...(unsupported ? { unsupported } : {}), suffix };
   };
   const keyed: KeyedRoute[] = [
-    { name: 'release', before: `${API}/releases/`, after: '', dir: keyTemplate(releaseDir(MARK), 'release folder'), formats: INDEX_FORMATS, suffix: false },
-    { name: 'sites', before: `${API}/sites/`, after: '', dir: keyTemplate(sitesApiDir(MARK), 'sites folder'), formats: SITES_FORMATS, unsupported: unsupportedPath('sites-format'), suffix: false },
-    { name: 'versions', before: `${LIST}/`, after: '/versions', dir: idTemplate(versionsDir, input.layout), formats: FORMAT_IDS, suffix: true },
-    { name: 'matrix', before: `${LIST}/`, after: '', dir: idTemplate(detailDir, input.layout), formats: FORMAT_IDS, suffix: true },
+    keyedRoute('release', 'release', 'release', 'release', INDEX_FORMATS, false),
+    keyedRoute('sites', 'sites', 'sites', 'matrix_id', SITES_FORMATS, false, unsupportedPath('sites-format')),
+    keyedRoute('versions', 'versions', 'versionsDir', 'base_id', FORMAT_IDS, true),
+    keyedRoute('matrix', 'detail', 'detailDir', 'matrix_id', FORMAT_IDS, true),
   ];
 
   return {

@@ -1,7 +1,10 @@
-// The fixed paths of the API and of the site's own pages and assets, and the
-// folders of list views and index lists. A leaf module (it imports nothing),
-// so that formats/api.ts can use it without an import cycle through the
-// format registry; urls.ts re-exports it.
+// The fixed paths of the API and of the site's own pages and assets, the
+// route patterns (ROUTES: each compiled once, compile.ts) and the folders of
+// list views and index lists built from them. A leaf module (it imports only
+// compile.ts, itself a leaf), so that formats/api.ts can use it without an
+// import cycle through the format registry; urls.ts re-exports it.
+import { compileRoute, type CompiledRoute } from './compile.ts';
+
 export const API = '/api/v1';
 export const LIST = `${API}/matrix`;
 /** The documentation page; also answers rbioapi's health check (HEAD /api/v1/live-api/). */
@@ -32,16 +35,81 @@ export const DEFAULT_PAGE_SIZE = 10;
 export const FILTER_KEYS = ['collection', 'tax_group', 'tax_id', 'version'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 export type Filters = Partial<Record<FilterKey, string>>;
+
+export const SITES_FILES = '/download/bed_files/';
+export const LOGOS = '/static/logos/svg/';
+
+/** What each route parameter may hold (in a matcher; the builders take any value, Netlify's ":page" included). */
+export const PARAM_PATTERNS: Readonly<Record<string, string>> = {
+  matrix_id: '[A-Z]{2}[0-9]{4}\\.[0-9]+',
+  base_id: '[A-Z]{2}[0-9]{4}',
+  collection: '[A-Za-z0-9_-]+',
+  tax_group: '[A-Za-z0-9_-]+',
+  tax_id: '[0-9]+',
+  version: '[A-Za-z0-9_-]+',
+  release: '[0-9]+',
+  year: '[0-9]{4}',
+  endpoint: '[a-z]+',
+  page: '[0-9]+',
+  page_size: '[0-9]+',
+};
+
+/**
+ * Every path pattern of the site, written once (compile.ts gives the
+ * language). A resource has its public path (as the service has it) and,
+ * where the files lie elsewhere, its folder ("…Dir"): ids in shard folders,
+ * list views in folders by filter, page size and page. routes/table.ts puts
+ * them under the site's path; hosts, the edge handler, the OpenAPI
+ * description and the URL functions read them compiled (ROUTES).
+ */
+export const PATTERNS = {
+  root: `${API}/`,
+  list: `${LIST}/`,
+  detail: `${LIST}/{matrix_id}/`,
+  detailDir: `${LIST}/{shard}{matrix_id}/`,
+  base: `${LIST}/{base_id}/`,
+  baseDir: `${LIST}/{shard}{base_id}/`,
+  versions: `${LIST}/{base_id}/versions/`,
+  versionsDir: `${LIST}/{shard}{base_id}/versions/`,
+  /** The service writes versions_url without its trailing slash. */
+  versionsUrl: `${LIST}/{base_id}/versions`,
+  collections: `${API}/collections/`,
+  collection: `${API}/collections/{collection}/`,
+  taxa: `${API}/taxon/`,
+  taxon: `${API}/taxon/{tax_group}/`,
+  speciesList: `${API}/species/`,
+  species: `${API}/species/{tax_id}/`,
+  releases: `${API}/releases/`,
+  release: `${API}/releases/{release}/`,
+  sites: `${API}/sites/{matrix_id}/`,
+  logo: `${LOGOS}{matrix_id}.svg`,
+  logoFile: `${LOGOS}{shard:logos}{matrix_id}.svg`,
+  sitesFile: `${SITES_FILES}{matrix_id}.bed`,
+  /** An index list (collections, taxon, species, releases) by its endpoint. */
+  index: `${API}/{endpoint}/`,
+  /** A list view of the matrices without its page: the filters in FILTER_KEYS order, then the page size unless the default. */
+  listView: `${LIST}/[collection/{collection}/][tax_group/{tax_group}/][tax_id/{tax_id}/][version/{version}/][page_size/{page_size}/]`,
+  listPage: `${LIST}/[collection/{collection}/][tax_group/{tax_group}/][tax_id/{tax_id}/][version/{version}/][page_size/{page_size}/]page/{page}/`,
+  indexPage: `${API}/{endpoint}/[page_size/{page_size}/]page/{page}/`,
+  /** Another release's whole site (release=<year> is routed there). */
+  releaseSite: '/releases/{year}',
+} as const;
+export type PatternName = keyof typeof PATTERNS;
+
+/** PATTERNS compiled, each once. */
+export const ROUTES = Object.fromEntries(Object.entries(PATTERNS).map(([name, source]) => [name, compileRoute(source, PARAM_PATTERNS)])) as Record<PatternName, CompiledRoute>;
+
+/** A page size as a list folder has it: none at the default. */
+const sizeValue = (pageSize: number | string) => (pageSize === DEFAULT_PAGE_SIZE ? undefined : pageSize);
+
 /** Folder of a list view (filters + page size) without its page:
  *  /api/v1/matrix/[collection/C/][tax_group/G/][tax_id/T/][version/V/][page_size/S/].
  *  The unfiltered list at the default page size keeps /api/v1/matrix/page/N/.
  *  A page size may be a placeholder (":page_size", Netlify's rules). */
 export function listViewDir(pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}): string {
-  let dir = `${LIST}/`;
-  for (const key of FILTER_KEYS) if (filters[key] !== undefined) dir += `${key}/${filters[key]}/`;
-  return pageSize === DEFAULT_PAGE_SIZE ? dir : `${dir}page_size/${pageSize}/`;
+  return ROUTES.listView.build({ ...filters, page_size: sizeValue(pageSize) });
 }
-export const listDir = (page: number | string, pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}) => `${listViewDir(pageSize, filters)}page/${page}/`;
+export const listDir = (page: number | string, pageSize: number | string = DEFAULT_PAGE_SIZE, filters: Filters = {}) => ROUTES.listPage.build({ ...filters, page_size: sizeValue(pageSize), page });
 /**
  * The one query-string builder: "?k=v&k=v" from pairs in the order given, or
  * sorted by key (the real service writes next/previous with its keys in
@@ -53,11 +121,10 @@ export function queryString(params: Record<string, string> | readonly (readonly 
   if (options.sorted) pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return pairs.length ? `?${pairs.map(([k, v]) => `${k}=${options.raw ? v : encodeURIComponent(v)}`).join('&')}` : '';
 }
-export const SITES_FILES = '/download/bed_files/';
-export const sitesPath = (matrixId: string) => `${SITES_FILES}${matrixId}.bed`;
+export const sitesPath = (matrixId: string) => ROUTES.sitesFile.build({ matrix_id: matrixId });
 /** Folder of an index list (collections, taxon, species, releases) page. */
 export const indexDir = (endpoint: string, page: number | string = 1, pageSize: number | string = DEFAULT_PAGE_SIZE) =>
-  `${API}/${endpoint}/${pageSize === DEFAULT_PAGE_SIZE ? '' : `page_size/${pageSize}/`}page/${page}/`;
+  ROUTES.indexPage.build({ endpoint, page_size: sizeValue(pageSize), page });
 
 /** A filter value with pre-rendered list views: it becomes a folder name and a Netlify placeholder value, so plain characters only (plan/views.ts). */
 export const LIST_VALUE = /^[A-Za-z0-9_-]+$/;

@@ -73,9 +73,3 @@ export const shardOf = (id: string, within: Layout): string => id.slice(0, withi
 
 /** The distinct shard folders of these ids, sorted. */
 export const shardsOf = (ids: Iterable<string>, within: Layout): string[] => [...new Set([...ids].map((id) => shardOf(id, within)))].sort();
-
-/** Path segment(s) of a matrix or base id under /api/v1/matrix/. */
-export const idSegment = (within: Layout, id: string): string => (within.idFolders ? `${shardOf(id, within)}/${id}` : id);
-
-/** File name (with its shard folder when sharded) of a matrix's logo. */
-export const logoName = (within: Layout, matrixId: string): string => (within.logos ? `${shardOf(matrixId, within)}/${matrixId}.svg` : `${matrixId}.svg`);

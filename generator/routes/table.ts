@@ -11,8 +11,9 @@
 // of the id that follows it ("MA/" when sharded by two characters, "" when
 // flat; see shard.ts). The output folder of a format is dir + files[format].
 import { FORMAT_IDS, FORMATS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
+import { compileRoute, type CompiledRoute } from './compile.ts';
 import type { Layout } from './shard.ts';
-import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, FILTER_KEYS, LIST, LOGOS, NOT_FOUND_PEOPLE, OPENAPI_JSON, OPENAPI_YAML, PAGE_SIZES, SITES_FILES, errorPaths, fileName, type FilterKey } from './urls.ts';
+import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, FILTER_KEYS, NOT_FOUND_PEOPLE, OPENAPI_JSON, OPENAPI_YAML, PAGE_SIZES, PARAM_PATTERNS, PATTERNS, errorPaths, fileName, type FilterKey, type PatternName } from './urls.ts';
 
 /** Formats of resources that are not matrices: the real service's text formats print matrices only. */
 export const INDEX_FORMATS: readonly FormatId[] = ['api', 'json', 'jsonp', 'yaml'];
@@ -60,6 +61,7 @@ export const UNSUPPORTED_PARAMS = ['search', 'order', 'name', 'tf_class', 'tf_fa
 export const JASPAR_RELEASE_YEARS = [2004, 2006, 2008, 2010, 2014, 2016, 2018, 2020, 2022, 2024, 2026] as const;
 /** page_size values above the real maximum (1000) that are redirected to page_size=1000. */
 export const PAGE_SIZE_ALIASES = ['2000', '5000', '10000'] as const;
+/** The largest page size the service answers (DRF's max_page_size); larger ones are cut to it. */
 export const MAX_PAGE_SIZE = PAGE_SIZES[PAGE_SIZES.length - 1];
 
 export type RouteKind =
@@ -77,6 +79,8 @@ export interface FormatRoute {
 
 export interface Route {
   kind: RouteKind;
+  /** The OpenAPI operationId of its GET (client generators name their methods by it); none for the site's own files and pages. */
+  operationId?: string;
   /** Public path as the real API has it, with the site's path in front: "/api/v1/matrix/{matrix_id}/". */
   path: string;
   /** Folder (or file, for files) of the output, with the site's path: "/api/v1/matrix/{shard}{matrix_id}/". */
@@ -89,6 +93,9 @@ export interface Route {
   formats: readonly FormatId[];
   /** List resources: {count,next,previous,results} with page and page_size. */
   paginated: boolean;
+  /** `path` and `dir` compiled once (compile.ts): the builder and the matcher of each. */
+  url: CompiledRoute;
+  out: CompiledRoute;
 }
 
 export interface RouteTable {
@@ -114,44 +121,52 @@ export interface RouteTable {
   routes: Route[];
 }
 
-const ID = '[A-Z]{2}[0-9]{4}\\.[0-9]+';
-const BASE_ID = '[A-Z]{2}[0-9]{4}';
-const VALUE = '[A-Za-z0-9_-]+';
+/** The folder of the matrix list filtered by one key, page aside, as the list view pattern nests it ("/api/v1/matrix/collection/{collection}/"). */
+const filteredList = (key: FilterKey) => PATTERNS.listView.replace(/\[([^\]]*)\]/g, (_, inner: string) => (inner.includes(`{${key}}`) ? inner : ''));
+
 const LIST_QUERY = ['format', 'page', 'page_size', 'release', ...FILTER_KEYS] as const;
 const INDEX_QUERY = ['format', 'page', 'page_size', 'release'] as const;
 
 /** The route table of a site: its layout (a parameter, never a default: the
  *  output folders follow it) and the path it lives under. */
 export function routeTable(layout: Layout, root = ''): RouteTable {
-  const shard = layout.idFolders ? '{shard}' : '';
-  const logoShard = layout.logos ? '{shard}' : '';
-  const r = (kind: RouteKind, path: string, dir: string, params: Route['params'], query: readonly string[], formats: readonly FormatId[], paginated = false): Route =>
-    ({ kind, path: `${root}${path}`, dir: `${root}${dir}`, params, query, formats, paginated });
+  // A pattern of routes/paths.ts (or a fixed path) under the site's path; in `dir`, a shard folder the
+  // layout does not make is left out, so that `dir` says where this site's files lie.
+  const pattern = (name: PatternName | string) => (name in PATTERNS ? PATTERNS[name as PatternName] : name);
+  const r = (kind: RouteKind, operationId: string | undefined, path: PatternName | string, dir: PatternName | string, query: readonly string[], formats: readonly FormatId[], paginated = false): Route => {
+    const url = compileRoute(`${root}${pattern(path)}`, PARAM_PATTERNS);
+    const out = compileRoute(`${root}${pattern(dir)}`, PARAM_PATTERNS);
+    const shown = out.source
+      .replace(/\{shard\}/g, layout.idFolders ? '{shard}' : '')
+      .replace(/\{shard:logos\}/g, layout.logos ? '{shard}' : '');
+    const params = url.params.map((name) => ({ name, pattern: PARAM_PATTERNS[name] }));
+    return { kind, ...(operationId ? { operationId } : {}), path: url.source, dir: shown, params, query, formats, paginated, url, out };
+  };
   const routes: Route[] = [
-    r('root', `${API}/`, `${API}/`, [], ['format'], INDEX_FORMATS),
-    r('list', `${LIST}/`, `${LIST}/`, [], LIST_QUERY, FORMAT_IDS, true),
-    r('detail', `${LIST}/{matrix_id}/`, `${LIST}/${shard}{matrix_id}/`, [{ name: 'matrix_id', pattern: ID }], ['format'], FORMAT_IDS),
-    r('base', `${LIST}/{base_id}/`, `${LIST}/${shard}{base_id}/`, [{ name: 'base_id', pattern: BASE_ID }], ['format'], FORMAT_IDS),
-    r('versions', `${LIST}/{base_id}/versions/`, `${LIST}/${shard}{base_id}/versions/`, [{ name: 'base_id', pattern: BASE_ID }], ['format'], FORMAT_IDS),
-    r('collections', `${API}/collections/`, `${API}/collections/`, [], INDEX_QUERY, INDEX_FORMATS, true),
-    r('collection', `${API}/collections/{collection}/`, `${LIST}/collection/{collection}/`, [{ name: 'collection', pattern: VALUE }], LIST_QUERY.filter((q) => q !== 'collection' && q !== 'tax_id'), FORMAT_IDS, true),
-    r('taxa', `${API}/taxon/`, `${API}/taxon/`, [], INDEX_QUERY, INDEX_FORMATS, true),
-    r('taxon', `${API}/taxon/{tax_group}/`, `${LIST}/tax_group/{tax_group}/`, [{ name: 'tax_group', pattern: VALUE }], LIST_QUERY.filter((q) => q !== 'tax_group' && q !== 'tax_id'), FORMAT_IDS, true),
-    r('species-list', `${API}/species/`, `${API}/species/`, [], INDEX_QUERY, INDEX_FORMATS, true),
-    r('species', `${API}/species/{tax_id}/`, `${LIST}/tax_id/{tax_id}/`, [{ name: 'tax_id', pattern: '[0-9]+' }], LIST_QUERY.filter((q) => q !== 'tax_id' && q !== 'collection' && q !== 'tax_group'), FORMAT_IDS, true),
-    r('releases', `${API}/releases/`, `${API}/releases/`, [], INDEX_QUERY, INDEX_FORMATS, true),
-    r('release', `${API}/releases/{release}/`, `${API}/releases/{release}/`, [{ name: 'release', pattern: '[0-9]+' }], ['format'], INDEX_FORMATS),
-    r('sites', `${API}/sites/{matrix_id}/`, `${API}/sites/{matrix_id}/`, [{ name: 'matrix_id', pattern: ID }], ['format'], SITES_FORMATS),
-    r('openapi', OPENAPI_JSON, OPENAPI_JSON, [], [], []),
-    r('openapi', OPENAPI_YAML, OPENAPI_YAML, [], [], []),
-    r('docs', DOCS_DIR, DOCS_DIR, [], [], ['api']),
-    r('logo', `${LOGOS}{matrix_id}.svg`, `${LOGOS}${logoShard}{matrix_id}.svg`, [{ name: 'matrix_id', pattern: ID }], [], []),
-    r('sites-file', `${SITES_FILES}{matrix_id}.bed`, `${SITES_FILES}{matrix_id}.bed`, [{ name: 'matrix_id', pattern: ID }], [], []),
-    r('downloads', '/download/', '/download/', [], [], ['api']),
-    r('search', '/search/', '/search/', [], ['q'], ['api']),
-    r('home', '/', '/', [], [], ['api']),
-    r('error', '/404.html', '/404.html', [], [], []),
-    r('error', NOT_FOUND_PEOPLE, NOT_FOUND_PEOPLE, [], [], ['api']),
+    r('root', 'root', 'root', 'root', ['format'], INDEX_FORMATS),
+    r('list', 'matrix_list', 'list', 'list', LIST_QUERY, FORMAT_IDS, true),
+    r('detail', 'matrix_read', 'detail', 'detailDir', ['format'], FORMAT_IDS),
+    r('base', undefined, 'base', 'baseDir', ['format'], FORMAT_IDS),
+    r('versions', 'matrix_versions_list', 'versions', 'versionsDir', ['format'], FORMAT_IDS),
+    r('collections', 'collections_list', 'collections', 'collections', INDEX_QUERY, INDEX_FORMATS, true),
+    r('collection', 'collections_read', 'collection', filteredList('collection'), LIST_QUERY.filter((q) => q !== 'collection' && q !== 'tax_id'), FORMAT_IDS, true),
+    r('taxa', 'taxon_list', 'taxa', 'taxa', INDEX_QUERY, INDEX_FORMATS, true),
+    r('taxon', 'taxon_read', 'taxon', filteredList('tax_group'), LIST_QUERY.filter((q) => q !== 'tax_group' && q !== 'tax_id'), FORMAT_IDS, true),
+    r('species-list', 'species_list', 'speciesList', 'speciesList', INDEX_QUERY, INDEX_FORMATS, true),
+    r('species', 'species_read', 'species', filteredList('tax_id'), LIST_QUERY.filter((q) => q !== 'tax_id' && q !== 'collection' && q !== 'tax_group'), FORMAT_IDS, true),
+    r('releases', 'releases_list', 'releases', 'releases', INDEX_QUERY, INDEX_FORMATS, true),
+    r('release', 'releases_read', 'release', 'release', ['format'], INDEX_FORMATS),
+    r('sites', 'sites_read', 'sites', 'sites', ['format'], SITES_FORMATS),
+    r('openapi', undefined, OPENAPI_JSON, OPENAPI_JSON, [], []),
+    r('openapi', undefined, OPENAPI_YAML, OPENAPI_YAML, [], []),
+    r('docs', undefined, DOCS_DIR, DOCS_DIR, [], ['api']),
+    r('logo', undefined, 'logo', 'logoFile', [], []),
+    r('sites-file', undefined, 'sitesFile', 'sitesFile', [], []),
+    r('downloads', undefined, '/download/', '/download/', [], ['api']),
+    r('search', undefined, '/search/', '/search/', ['q'], ['api']),
+    r('home', undefined, '/', '/', [], ['api']),
+    r('error', undefined, '/404.html', '/404.html', [], []),
+    r('error', undefined, NOT_FOUND_PEOPLE, NOT_FOUND_PEOPLE, [], ['api']),
   ];
   return {
     root,

@@ -4,8 +4,8 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
-import { API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, queryString, sitesPath, type FilterKey, type Filters } from './paths.ts';
-import { idSegment, logoName, type Layout } from './shard.ts';
+import { API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, ROUTES, queryString, sitesPath, type FilterKey, type Filters } from './paths.ts';
+import type { Layout } from './shard.ts';
 
 export * from './paths.ts';
 
@@ -34,8 +34,8 @@ export const NO_MATCH_VALUE: Record<FilterKey, string> = {
 
 /** Folders of a matrix or base id and of a base id's versions, in the site's layout: id folders move into
  *  shard folders only when a release is too large for one folder (shard.ts). */
-export const detailDir = (layout: Layout, matrixId: string) => `${LIST}/${idSegment(layout, matrixId)}/`;
-export const versionsDir = (layout: Layout, baseId: string) => `${LIST}/${idSegment(layout, baseId)}/versions/`;
+export const detailDir = (layout: Layout, matrixId: string) => ROUTES.detailDir.build({ matrix_id: matrixId }, layout);
+export const versionsDir = (layout: Layout, baseId: string) => ROUTES.versionsDir.build({ base_id: baseId }, layout);
 
 /** Path URL of a resource folder + format: "/api/v1/matrix/page/3/index.json".
  *  The api format is addressed by its folder, which static servers map to index.html. */
@@ -70,15 +70,14 @@ export function listQueryUrl(base: string, format: FormatId, page: number, pageS
   for (const key of FILTER_KEYS) if (filters[key] !== undefined) params.push([key, filters[key]!]);
   return `${base}${LIST}${queryString(params, { sorted: true })}`;
 }
-export const detailUrl = (base: string, matrixId: string) => `${base}${LIST}/${matrixId}/`;
-export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${base}${LIST}/${matrixId}/${queryString({ format })}`;
+export const detailUrl = (base: string, matrixId: string) => `${base}${ROUTES.detail.build({ matrix_id: matrixId })}`;
+export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${detailUrl(base, matrixId)}${queryString({ format })}`;
 /** The real service writes versions_url without a trailing slash. */
-export const versionsUrl = (base: string, baseId: string) => `${base}${LIST}/${baseId}/versions`;
-export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${LIST}/${baseId}/versions/${queryString({ format })}`;
+export const versionsUrl = (base: string, baseId: string) => `${base}${ROUTES.versionsUrl.build({ base_id: baseId })}`;
+export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${ROUTES.versions.build({ base_id: baseId })}${queryString({ format })}`;
 
-export const LOGOS = '/static/logos/svg/';
 /** A matrix's logo file, in the site's layout (in a shard folder past the folder limit); bodies link the file itself. */
-export const logoPath = (layout: Layout, matrixId: string) => `${LOGOS}${logoName(layout, matrixId)}`;
+export const logoPath = (layout: Layout, matrixId: string) => ROUTES.logoFile.build({ matrix_id: matrixId }, layout);
 export const logoUrl = (base: string, layout: Layout, matrixId: string) => `${base}${logoPath(layout, matrixId)}`;
 export const sitesUrl = (base: string, matrixId: string) => `${base}${sitesPath(matrixId)}`;
 
@@ -108,17 +107,17 @@ export const unsupportedPath = (what: string) => `${API}/errors/unsupported/${wh
 export const outputFile = (urlPath: string) => (urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath).slice(1);
 
 // The other endpoints of the real service.
-export const ROOT_DIR = `${API}/`;
-export const indexUrl = (base: string, endpoint: string) => `${base}${API}/${endpoint}/`;
+export const ROOT_DIR = ROUTES.root.build({});
+export const indexUrl = (base: string, endpoint: string) => `${base}${ROUTES.index.build({ endpoint })}`;
 export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
   return `${base}${indexRequest(endpoint, format, page, pageSize)}`;
 }
 /** An index list's page as the real API is asked for it (format, page, then page_size unless the default). */
 export function indexRequest(endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
-  return `${API}/${endpoint}/${queryString([['format', format], ['page', String(page)], ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)] as const])])}`;
+  return `${ROUTES.index.build({ endpoint })}${queryString([['format', format], ['page', String(page)], ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)] as const])])}`;
 }
-export const releaseDir = (year: number | string) => `${API}/releases/${year}/`;
-export const sitesApiDir = (matrixId: string) => `${API}/sites/${matrixId}/`;
+export const releaseDir = (year: number | string) => ROUTES.release.build({ release: year });
+export const sitesApiDir = (matrixId: string) => ROUTES.sites.build({ matrix_id: matrixId });
 export const OPENAPI_JSON = `${API}/openapi.json`;
 export const OPENAPI_YAML = `${API}/openapi.yaml`;
 
