@@ -38,7 +38,7 @@ import { API_CRUMB, INDEX_TITLES } from '../plan/endpoints.ts';
 import { ABSENT_ENDPOINTS, absentDetail } from '../routes/urls.ts';
 import { FLAT } from '../routes/shard.ts';
 import { LAYOUT_KINDS, apiRoutes, apiTarget, type ApiTarget } from './api-routes.ts';
-import { FILTER_COMBINATIONS } from '../plan/views.ts';
+import { FILTER_COMBINATIONS } from '../routes/table.ts';
 import { INDEX_PATH, MATRICES_PATH, matrixOf, parseIndex, parseMatrices, recordsOf, unmirroredOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import { MAX_ACCEPT_LENGTH, SERVICE_RENDERERS, negotiate } from './negotiate.ts';
 import { QueryTooLarge, lastValue, parseQuery, pyInt, rewriteQuery, type QueryPairs } from './query.ts';

@@ -23,7 +23,8 @@ import type { FormatContext } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
 import { firstPageCopies, indexLists, planIndexList, planReleases, planRoot, planSites } from '../plan/endpoints.ts';
 import { formatsOf, listChoices, planBaseId, planListPages, withFormat, type PlannedResource } from '../plan/resources.ts';
-import { FILTER_COMBINATIONS, latestVersions, viewMatrices } from '../plan/views.ts';
+import { latestVersions, viewMatrices } from '../plan/views.ts';
+import { FILTER_COMBINATIONS } from '../routes/table.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, detailDir, fileName, indexDir, listDir, logoPath, sitesApiDir, sitesPath, versionsDir,
   type FilterKey, type Filters,

@@ -15,7 +15,6 @@ import {
 } from '../routes/urls.ts';
 import { filterValues, latestVersions } from './views.ts';
 
-export { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
 import { INDEX_FORMATS, SITES_FORMATS } from '../routes/table.ts';
 
 /** A release the site holds: its description, how many matrices it mirrors and where they are listed. */

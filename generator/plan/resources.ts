@@ -12,7 +12,6 @@ import {
 } from '../routes/urls.ts';
 import { filterValues, listOrder, listViews } from './views.ts';
 
-export { VIEW_FORMAT_SIZES } from '../routes/table.ts';
 import { VIEW_FORMAT_SIZES } from '../routes/table.ts';
 /** The formats of a list view page at a page size. */
 export const viewFormats = (pageSize: number): readonly FormatId[] => FORMAT_IDS.filter((f) => VIEW_FORMAT_SIZES[f].includes(pageSize));

@@ -6,7 +6,6 @@
 import type { Matrix, Release } from '../dataset/types.ts';
 import { LIST_VALUE, type FilterKey, type Filters } from '../routes/paths.ts';
 
-export { FILTER_COMBINATIONS } from '../routes/table.ts';
 import { FILTER_COMBINATIONS } from '../routes/table.ts';
 
 /** The only value of `version` the real service filters on. */
