@@ -13,6 +13,8 @@ import { fill, routeTable, type RouteKind } from '../routes/table.ts';
 /** Public path of each resource kind, from the route table: the OpenAPI paths spell no URL. */
 // Public paths only, which are the same in every layout.
 const P = Object.fromEntries(routeTable(FLAT).routes.map((r) => [r.kind, r.path])) as Record<RouteKind, string>;
+/** The operationId of each path's GET, from the route table (client generators name their methods by it). */
+const OPERATION_IDS = new Map(routeTable(FLAT).routes.flatMap((r) => (r.operationId ? [[r.path, r.operationId] as const] : [])));
 
 type Schema = { [key: string]: unknown };
 
@@ -25,6 +27,8 @@ export interface Parameter {
 }
 
 export interface Operation {
+  /** From the route table: unique, as OpenAPI requires. */
+  operationId: string;
   summary: string;
   description: string;
   parameters: Parameter[];
@@ -98,7 +102,7 @@ export function openApi(release: Release, base: string, held: readonly { year: n
   // JASPAR 2026 publishes no binding sites: its sites endpoint has no example to link.
   const withSites = release.matrices.find((m) => m.sites !== null)?.matrixId;
 
-  const paths: OpenApi['paths'] = {
+  const described: { [path: string]: { get: Omit<Operation, 'operationId'> } } = {
     [P.root]: { get: { summary: 'API root', description: 'Links to every endpoint.', parameters: [format(INDEX_FORMATS)], example: P.root, responses: { '200': { description: 'The endpoints.' } } } },
     [P.list]: {
       get: {
@@ -147,6 +151,12 @@ export function openApi(release: Release, base: string, held: readonly { year: n
       get: { summary: 'Binding sites of a matrix', description: withSites ? 'The binding sites the release has for a matrix (BED lines as JSON; format=bed gives the file).' : 'The binding sites the release has for a matrix: this release has none (JASPAR published no binding-site files for it), so every matrix answers 404.', parameters: [pathParam('matrix_id', 'Matrix id.'), format(SITES_FORMATS)], example: withSites ? `${fill(P.sites, { matrix_id: withSites })}${queryString({ format: 'json' })}` : '', responses: { '200': { description: 'The sites.', schema: 'Sites' }, '404': errors['404'] } },
     },
   };
+
+  const paths: OpenApi['paths'] = Object.fromEntries(Object.entries(described).map(([path, { get }]) => {
+    const operationId = OPERATION_IDS.get(path);
+    if (operationId === undefined) throw new Error(`docs/openapi.ts: the route table has no operationId for ${path}`);
+    return [path, { get: { operationId, ...get } }];
+  }));
 
   const str = { type: 'string' };
   const url = { type: 'string', format: 'uri' };
@@ -204,6 +214,7 @@ export function openApiDocument(api: OpenApi): unknown {
       p,
       {
         get: {
+          operationId: get.operationId,
           summary: get.summary,
           description: `${get.description}\n\nExample: ${get.example}`,
           parameters: get.parameters,

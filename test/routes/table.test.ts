@@ -6,7 +6,11 @@ import { FORMATS } from '../../generator/formats/registry.ts';
 import { clientRoutes } from '../../generator/routes/client.ts';
 import { FLAT } from '../../generator/routes/shard.ts';
 import { fill, routeTable } from '../../generator/routes/table.ts';
-import { detailDir, logoPath, versionsDir } from '../../generator/routes/urls.ts';
+import { detailDir, indexDir, listDir, listViewDir, logoPath, versionsDir } from '../../generator/routes/urls.ts';
+import { ROUTES } from '../../generator/routes/paths.ts';
+import { compileRoute, partAround, templateOf } from '../../generator/routes/compile.ts';
+import { openApi, openApiDocument } from '../../generator/docs/openapi.ts';
+import { sharedRelease } from '../support/release.ts';
 
 const SHARDED = { idFolders: true, logos: true, shard: 2 };
 const route = (table: ReturnType<typeof routeTable>, kind: string) => table.routes.find((r) => r.kind === kind)!;
@@ -49,5 +53,58 @@ describe('route table', () => {
     for (const kind of ['root', 'list', 'detail', 'base', 'versions', 'collections', 'collection', 'taxa', 'taxon', 'species-list', 'species', 'releases', 'release', 'sites', 'openapi', 'docs', 'logo', 'sites-file', 'downloads', 'search', 'home', 'error']) {
       expect(kinds, kind).toContain(kind);
     }
+  });
+
+  it('gives every operation of the service one operationId, and the OpenAPI description carries each once', () => {
+    const table = routeTable(FLAT);
+    const ids = table.routes.flatMap((r) => (r.operationId ? [r.operationId] : []));
+    expect(new Set(ids).size).toBe(ids.length);
+    const doc = openApiDocument(openApi(sharedRelease(), 'http://jaspar.test')) as { paths: Record<string, { get: { operationId: string } }> };
+    const described = Object.fromEntries(Object.entries(doc.paths).map(([path, { get }]) => [path, get.operationId]));
+    // Every operation of the table is described, under its own path, and nothing else.
+    expect(described).toEqual(Object.fromEntries(table.routes.flatMap((r) => (r.operationId ? [[r.path, r.operationId]] : []))));
+    expect(Object.keys(described)).toHaveLength(13);
+    expect(described['/api/v1/matrix/{matrix_id}/']).toBe('matrix_read');
+  });
+});
+
+describe('compiled routes', () => {
+  it.each([
+    [FLAT, 'MA0004.1', '/api/v1/matrix/MA0004.1/', '/static/logos/svg/MA0004.1.svg'],
+    [SHARDED, 'MA0004.1', '/api/v1/matrix/MA/MA0004.1/', '/static/logos/svg/MA/MA0004.1.svg'],
+    [{ idFolders: true, logos: false, shard: 3 }, 'MA0004.1', '/api/v1/matrix/MA0/MA0004.1/', '/static/logos/svg/MA0004.1.svg'],
+  ])('layout %j: the builder and the matcher of one pattern agree', (layout, id, dir, logo) => {
+    expect(ROUTES.detailDir.build({ matrix_id: id }, layout)).toBe(dir);
+    expect(ROUTES.detailDir.match(dir, layout)).toEqual({ matrix_id: id });
+    expect(ROUTES.logoFile.build({ matrix_id: id }, layout)).toBe(logo);
+    expect(ROUTES.logoFile.match(logo, layout)).toEqual({ matrix_id: id });
+    // A path of another layout is not this layout's.
+    expect(ROUTES.detailDir.match(`/api/v1/matrix/${id}/`, layout)).toEqual(layout.idFolders ? null : { matrix_id: id });
+  });
+
+  it('builds list views with the optional folders in filter order, and matches them back', () => {
+    const dir = listDir(3, 100, { version: 'latest', collection: 'CORE' });
+    expect(dir).toBe('/api/v1/matrix/collection/CORE/version/latest/page_size/100/page/3/');
+    expect(ROUTES.listPage.match(dir)).toEqual({ collection: 'CORE', version: 'latest', page_size: '100', page: '3' });
+    expect(listDir(1)).toBe('/api/v1/matrix/page/1/');
+    expect(ROUTES.listPage.match('/api/v1/matrix/page/1/')).toEqual({ page: '1' });
+    expect(listViewDir(':page_size', { tax_id: '9606' })).toBe('/api/v1/matrix/tax_id/9606/page_size/:page_size/');
+    expect(indexDir('species', 2, 25)).toBe('/api/v1/species/page_size/25/page/2/');
+    expect(ROUTES.listPage.match('/api/v1/matrix/version/latest/collection/CORE/page/1/')).toBeNull();
+  });
+
+  it('gives the host printers the pieces around a parameter and folder templates', () => {
+    expect(partAround(ROUTES.listView, 'tax_group')).toEqual(['tax_group/', '/']);
+    expect(partAround(ROUTES.listPage, 'page')).toEqual(['page/', '/']);
+    expect(templateOf(ROUTES.versionsDir, SHARDED, { base_id: 'id' })).toEqual(['/api/v1/matrix/', { slot: 'shard' }, '/', { slot: 'id' }, '/versions/']);
+    expect(templateOf(ROUTES.versionsDir, FLAT, { base_id: 'id' })).toEqual(['/api/v1/matrix/', { slot: 'id' }, '/versions/']);
+  });
+
+  it('refuses a pattern it cannot read, and an output folder in shard folders without the layout', () => {
+    expect(() => compileRoute('/a/[b/{b}/')).toThrow(/"\[" without "\]"/);
+    expect(() => compileRoute('/a/{shard}/')).toThrow(/must stand before the id/);
+    expect(() => compileRoute('/a/[x/[y]]/')).toThrow(/do not nest/);
+    expect(() => ROUTES.detailDir.build({ matrix_id: 'MA0004.1' })).toThrow(/pass the site's layout/);
+    expect(() => ROUTES.detail.build({})).toThrow(/no value for \{matrix_id\}/);
   });
 });
