@@ -25,6 +25,7 @@ import { heldRelease, planEndpoints, type HeldRelease } from './plan/endpoints.t
 import { defaultPageCount, planBaseId, planListPages, planResources, withFormat } from './plan/resources.ts';
 import {
   DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FAVICON, HOME, LIST, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, outputPath, sitesPath, normaliseBaseUrl,
+  listUrl, type LinkStyle,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -64,9 +65,13 @@ export interface BuildOptions {
   layout?: Layout;
   /** full (default): every file; compact: what the edge handler cannot render from its indexes (issue 14, Cloudflare's file limit; edge/render-missing.ts). */
   profile?: Profile;
+  /** How bodies link (routes/urls.ts LinkStyle): query (default) as the service, or path: the files, for hosts that ignore query strings. */
+  links?: LinkStyle;
 }
 
 export const PROFILES = ['full', 'compact'] as const;
+/** Path links in a build's keys; nothing for the default, so that a default build's keys stay as they were. */
+const linksKey = (options: BuildOptions): string[] => (options.links === 'path' ? ['links=path'] : []);
 export type Profile = (typeof PROFILES)[number];
 
 export interface BuildReport {
@@ -201,7 +206,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
   const held = inputs.map((r) => {
     const prefix = r === main ? '' : releasePath(r.release.info.year);
-    return { info: r.release.info, prefix, held: { ...heldRelease(r.release), matrixUrl: `${base}${prefix}${LIST}/` } };
+    return { info: r.release.info, prefix, held: { ...heldRelease(r.release), matrixUrl: listUrl(`${base}${prefix}`, options.links) } };
   });
   const heldReleases = held.map((h) => h.held);
   // What each release lacks that JASPAR publishes for it, and which other release has it.
@@ -218,7 +223,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
     });
   }
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
-  const elsewhere = planElsewhere(plan, main.release, others.map((r) => r.release), base, layout);
+  const elsewhere = planElsewhere(plan, main.release, others.map((r) => r.release), base, layout, options.links);
   const listPages = defaultPageCount(main.release);
   const otherHeld = held.filter((h) => h.prefix !== '').map((h) => ({ year: h.info.year, prefix: h.prefix }));
   const rules = redirectRules(routingInput(main.release, listPages, layout, base, otherHeld));
@@ -238,7 +243,7 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   for (const [file, content] of serverConfigs({ prefix: root, layout, pageCount: listPages, year: main.release.info.year, releases: releaseRoutes })) plan.root.add(file, content);
   // The edge handler's indexes (issue 14, generator/edge/): what it filters, orders and renders from; the
   // default release's also say where the others lie and which ids only they have.
-  for (const [file, content] of edgeIndexFiles(main.release, base, layout, { compact: options.profile === 'compact', releases: held, elsewhere, unmirrored: unmirrored(main) })) plan.root.add(file, content);
+  for (const [file, content] of edgeIndexFiles(main.release, base, layout, { compact: options.profile === 'compact', releases: held, elsewhere, unmirrored: unmirrored(main), links: options.links })) plan.root.add(file, content);
   // The Node server (issue 19, generator/server/): `node serve.mjs` answers the whole API, every release, from this folder.
   plan.root.add(SERVER_FILE, serverBundle());
   // The download as a product (issue 19): what it is and how to serve it, GitHub Pages without Jekyll, object stores' types.
@@ -273,7 +278,7 @@ interface ReleasePlanOptions extends BuildOptions {
 /** One release's files, at the target's folder: every resource in its formats, logos, sites, pages, downloads, error bodies. */
 function planRelease(target: PlanTarget, release: Release, options: ReleasePlanOptions): Pick<PlanReport, 'listPages'> {
   const { base, layout } = options;
-  const planned = [...planResources(release, base, layout), ...planEndpoints(release, base, layout, options.heldReleases)];
+  const planned = [...planResources(release, base, layout, options.links), ...planEndpoints(release, base, layout, options.heldReleases, options.links)];
   const context = formatContext(release.info, layout);
   // A compact build leaves out every resource, the first-page copies and the
   // logos: the edge handler renders them from its indexes (edge/render-missing.ts).
@@ -298,7 +303,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   // Browsers get this one instead where the host reads Accept (hosting/routing.ts errors.people).
   target.add(outputFile(NOT_FOUND_PEOPLE), notFoundPage(release, base));
   // A filter value the release does not hold: the service answers an empty list (nginx, Caddy, Apache serve these).
-  const [empty] = planListPages([], DEFAULT_PAGE_SIZE, {}, base, layout);
+  const [empty] = planListPages([], DEFAULT_PAGE_SIZE, {}, base, layout, undefined, options.links);
   const emptyResource: Resource = { ...empty.resource, nav: { ...empty.resource.nav!, title: 'Matrix List (no matrix matches these filters)', formats: [], pages: undefined } };
   for (const format of FORMAT_IDS) target.add(outputPath(EMPTY_LIST_DIR, format), FORMATS[format].render(withFormat(empty, format, emptyResource), context));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
@@ -314,7 +319,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
   for (const u of options.unmirrored ?? []) target.add(outputFile(unmirroredPath(u.collection)), `${JSON.stringify({ detail: u.detail })}\n`);
   // Another release's own indexes, for the edge handler's answers under its path.
-  if (!options.main) for (const [file, content] of edgeIndexFiles(release, base, layout, { compact, releases: options.held, unmirrored: options.unmirrored })) target.add(file, content);
+  if (!options.main) for (const [file, content] of edgeIndexFiles(release, base, layout, { compact, releases: options.held, unmirrored: options.unmirrored, links: options.links })) target.add(file, content);
   return { listPages };
 }
 
@@ -334,7 +339,7 @@ function plan_assets(target: PlanTarget, layout: Layout, root: string): void {
  * rendered with that release's description. Returns id → year for the edge
  * handler, which answers them from these files.
  */
-function planElsewhere(plan: OutputPlan, main: Release, others: Release[], base: string, layout: Layout): Record<string, number> {
+function planElsewhere(plan: OutputPlan, main: Release, others: Release[], base: string, layout: Layout, links?: LinkStyle): Record<string, number> {
   const own = new Set(main.matrices.flatMap((m) => [m.matrixId, m.baseId]));
   const elsewhere: Record<string, number> = {};
   for (const release of [...others].sort((a, b) => b.info.year - a.info.year)) {
@@ -355,7 +360,7 @@ function planElsewhere(plan: OutputPlan, main: Release, others: Release[], base:
     const baseIds = new Set(fresh.map((m) => m.baseId));
     for (const baseId of [...baseIds].sort()) {
       const versions = release.matrices.filter((m) => m.baseId === baseId);
-      for (const p of planBaseId(baseId, versions, base, layout)) if (dirs.has(p.dir)) target.addResource(p);
+      for (const p of planBaseId(baseId, versions, base, layout, links)) if (dirs.has(p.dir)) target.addResource(p);
     }
   }
   return Object.fromEntries(Object.entries(elsewhere).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -387,13 +392,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full');
+  const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 
   const { plan, report } = planSite(options);
   // A task's key covers what it renders from; the salt covers what renders it.
-  const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(plan.layout));
+  const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(plan.layout), ...linksKey(options));
   const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
   const written = await writer.write(plan);
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact

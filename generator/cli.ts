@@ -5,8 +5,9 @@ import { DEFAULT_BASE_URL, PROFILES, build, shippedReleases, type Profile } from
 import { DatasetError } from './dataset/diagnostics.ts';
 import { OutFolderError } from './write/guard.ts';
 import { interrupted } from './write/state.ts';
+import { LINK_STYLES, type LinkStyle } from './routes/urls.ts';
 
-const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE] [--profile full|compact]
+const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] [--release FILE] [--profile full|compact] [--links query|path]
 
   --data DIR       JASPAR release folder (matrices.csv, matrices/, sites/, pfm_noninteger.json),
                    or a folder of JASPAR's download files (JASPAR<year>_…_pfms_{jaspar,transfac,meme}.txt,
@@ -23,6 +24,9 @@ const HELP = `Usage: npm run build -- [--data DIR] [--out DIR] [--base-url URL] 
   --profile P      full: every file (default); compact: only what the edge handler cannot render
                    from its indexes (Cloudflare's 20,000-file limit: serve it with the Worker,
                    npm run serve -- --server cloudflare; no mirror archive)
+  --links L        how bodies link: query (default): the service's query URLs (next, previous, url, …);
+                   path: the files that answer them (…/matrix/page/2/index.json), for hosts that
+                   ignore query strings (http-server, GitHub Pages, S3); bodies then differ from the service's
 `;
 
 async function main(): Promise<number> {
@@ -35,6 +39,7 @@ async function main(): Promise<number> {
         'base-url': { type: 'string' },
         release: { type: 'string' },
         profile: { type: 'string', default: 'full' },
+        links: { type: 'string', default: 'query' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -51,6 +56,10 @@ async function main(): Promise<number> {
     process.stderr.write(`--profile must be one of ${PROFILES.join(', ')} (got "${values.profile}")\n\n${HELP}`);
     return 2;
   }
+  if (!(LINK_STYLES as readonly string[]).includes(values.links!)) {
+    process.stderr.write(`--links must be one of ${LINK_STYLES.join(', ')} (got "${values.links}")\n\n${HELP}`);
+    return 2;
+  }
   const env = process.env;
   const options = {
     // Several --data folders (or JASPAR_DATA with folders joined by "${path.delimiter}"): one site, one release each.
@@ -59,6 +68,7 @@ async function main(): Promise<number> {
     baseUrl: values['base-url'] ?? env.BASE_URL ?? (env.NETLIFY === 'true' ? env.URL : undefined) ?? DEFAULT_BASE_URL,
     releaseFile: values.release === undefined ? undefined : path.resolve(values.release),
     profile: values.profile as Profile,
+    links: values.links as LinkStyle,
   };
   try {
     const r = await build({ ...options, progress: true });
@@ -68,7 +78,7 @@ async function main(): Promise<number> {
     for (const note of r.notes ?? []) process.stdout.write(`note: ${note}\n`);
     // A site of several releases says how many matrices each holds and which one URLs without release= answer.
     const releases = r.releases.length > 1 ? ` (${r.releases.map((x) => `${x.year}${x.default ? ', the default' : ''}: ${x.matrices}`).join('; ')})` : '';
-    process.stdout.write(`built ${r.matrices} matrices${releases}, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
+    process.stdout.write(`built ${r.matrices} matrices${releases}, ${r.listPages} list pages: ${r.files} files (${changed}), ${mb} MB, ${r.rules} redirect rules${options.profile === 'compact' ? ' (compact profile)' : ''}${options.links === 'path' ? ' (bodies link by path)' : ''} in ${r.seconds.toFixed(1)} s → ${path.relative(process.cwd(), options.outDir) || '.'} (base URL ${options.baseUrl})\n`);
     return 0;
   } catch (error) {
     if (error instanceof DatasetError || error instanceof OutFolderError) {

@@ -2,11 +2,14 @@
 // time. Plain JSON without spaces: the handler parses each once per instance.
 import type { Release, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
+import type { LinkStyle } from '../routes/urls.ts';
 import { filterValues, listOrder } from '../plan/views.ts';
 import { INDEX_PATH, INDEX_VERSION, MATRICES_PATH, type EdgeIndex, type EdgeMatrices, type Unmirrored } from './indexes.ts';
 
 /** [output path (relative), content] of each index file; `compact`: the build leaves out what the handler renders (render-missing.ts). */
-export function edgeIndexFiles(release: Release, base: string, layout: Layout, { compact = false, releases = [], elsewhere = {}, unmirrored = [] }: {
+export function edgeIndexFiles(release: Release, base: string, layout: Layout, { compact = false, releases = [], elsewhere = {}, unmirrored = [], links = 'query' }: {
+  /** How the build's bodies link (routes/urls.ts LinkStyle): the handler renders its bodies alike. */
+  links?: LinkStyle;
   /** The release's collections the mirror does not hold (unmirroredCollections). */
   unmirrored?: Unmirrored[];
   compact?: boolean;
@@ -24,6 +27,8 @@ export function edgeIndexFiles(release: Release, base: string, layout: Layout, {
     // Its fields in one order, however the caller spelled the layout: the index bytes depend on the layout only.
     layout: { idFolders: layout.idFolders, logos: layout.logos, shard: layout.shard },
     ...(compact ? { compact: true as const } : {}),
+    // Only a path-style build says so: a default build's index keeps its bytes.
+    ...(links === 'path' ? { links } : {}),
     filterValues: filterValues(release),
     ...(releases.length > 1 ? { releases: releases.map((r) => ({ year: r.info.year, name: r.info.name, prefix: r.prefix, held: { ...r.held, info: { ...r.held.info, olderVersions: null } } })), elsewhere } : {}),
     ...(unmirrored.length > 0 ? { unmirrored } : {}),

@@ -45,6 +45,8 @@ export interface EdgeIndex {
   layout: Layout;
   /** A compact build (--profile compact): the handler renders the files it leaves out (render-missing.ts). */
   compact?: true;
+  /** A build whose bodies link by path (--links path, routes/urls.ts LinkStyle); absent: query URLs, as the service. */
+  links?: 'path';
   /** Every value a filter takes in the pre-rendered views (views.ts filterValues). */
   filterValues: Record<FilterKey, string[]>;
   /** A site of several releases (in the default release's index): each release and the path its whole

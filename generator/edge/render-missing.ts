@@ -168,16 +168,16 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
       if (r.views.size >= MAX_VIEWS) r.views.clear();
       r.views.set(viewDir, (matrices = viewMatrices(r.ordered, filters, r.latest)));
     }
-    return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base, index.layout, listChoices(index.filterValues))[number - 1] ?? null;
+    return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base, index.layout, listChoices(index.filterValues), index.links)[number - 1] ?? null;
   }
   if (dir === ROOT_DIR || INDEX_LIST.test(dir) || RELEASE_DIR.test(dir)) {
     const r = await rebuild(source);
     // A site of several releases: /api/v1/releases/ says what each holds (none: this release alone).
     const held = index.releases?.map((x) => x.held);
     r.endpoints ??= new Map([
-      planRoot(r.release, index.base),
-      ...indexLists(r.release, index.base, held).flatMap((list) => planIndexList(list, index.base)),
-      ...planReleases(r.release, index.base, held),
+      planRoot(r.release, index.base, index.links),
+      ...indexLists(r.release, index.base, held, index.links).flatMap((list) => planIndexList(list, index.base, index.links)),
+      ...planReleases(r.release, index.base, held, index.links),
     ].map((p) => [p.dir, p]));
     return r.endpoints.get(dir) ?? null;
   }
@@ -194,7 +194,7 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
     const baseId = r.byId.get(id[1])?.baseId ?? (r.byBase.has(id[1]) ? id[1] : undefined);
     if (baseId === undefined) return null;
     if (id[2] !== undefined ? versionsDir(index.layout, id[1]) !== dir : detailDir(index.layout, id[1]) !== dir) return null;
-    return planBaseId(baseId, r.byBase.get(baseId)!, index.base, index.layout).find((p) => p.dir === dir) ?? null;
+    return planBaseId(baseId, r.byBase.get(baseId)!, index.base, index.layout, index.links).find((p) => p.dir === dir) ?? null;
   }
   return null;
 }

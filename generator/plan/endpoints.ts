@@ -11,7 +11,7 @@ import { paginate } from '../routes/paginate.ts';
 import type { Layout } from '../routes/shard.ts';
 import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, listDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
-  releaseDir, sitesApiDir, sitesUrl, type FilterKey,
+  releaseDir, sitesApiDir, sitesUrl, filteredListUrl, listUrl, releaseUrl, type FilterKey, type LinkStyle,
 } from '../routes/urls.ts';
 import { filterValues, latestVersions } from './views.ts';
 
@@ -70,11 +70,10 @@ function countsBy(release: Release, key: 'collection' | 'tax_group' | 'tax_id'):
 export const INDEX_TITLES: Record<IndexList['endpoint'], string> = { collections: 'Collections', taxon: 'Taxonomic groups', species: 'Species', releases: 'Releases' };
 
 /** held: the releases the site holds (default: the one built from `release`); /api/v1/releases/ lists every JASPAR release, and those held link to their matrices. */
-export function indexLists(release: Release, base: string, held: HeldRelease[] = [heldRelease(release)]): IndexList[] {
+export function indexLists(release: Release, base: string, held: HeldRelease[] = [heldRelease(release)], links: LinkStyle = 'query'): IndexList[] {
   const values = filterValues(release);
   const speciesNames = new Map<string, string>();
   for (const m of release.matrices) for (const s of m.species) if (s.taxId !== null && !speciesNames.has(String(s.taxId))) speciesNames.set(String(s.taxId), s.name);
-  const matrixQuery = (key: FilterKey, value: string) => `${base}${LIST}/${queryString({ [key]: value })}`;
   // Rows for people: each value links its pre-rendered list (all versions) and the latest versions only.
   const listCells = (key: 'collection' | 'tax_group' | 'tax_id', value: string, label: string) => {
     const c = counts.get(key)!.get(value) ?? { all: 0, latest: 0 };
@@ -90,14 +89,14 @@ export function indexLists(release: Release, base: string, held: HeldRelease[] =
       endpoint: 'collections',
       title: INDEX_TITLES.collections,
       filter: 'collection',
-      items: values.collection.map((name) => ({ name, url: `${indexUrl(base, 'collections')}${name}/` })),
+      items: values.collection.map((name) => ({ name, url: filteredListUrl(base, 'collection', name, links) })),
       table: { columns: ['Collection', 'Matrices', 'Latest versions'], rows: values.collection.map((name) => listCells('collection', name, name)) },
     },
     {
       endpoint: 'taxon',
       title: INDEX_TITLES.taxon,
       filter: 'tax_group',
-      items: values.tax_group.map((name) => ({ name, url: `${indexUrl(base, 'taxon')}${name}/` })),
+      items: values.tax_group.map((name) => ({ name, url: filteredListUrl(base, 'tax_group', name, links) })),
       table: { columns: ['Taxonomic group', 'Matrices', 'Latest versions'], rows: values.tax_group.map((name) => listCells('tax_group', name, name)) },
     },
     {
@@ -107,8 +106,8 @@ export function indexLists(release: Release, base: string, held: HeldRelease[] =
       items: values.tax_id.map((taxId) => ({
         tax_id: Number(taxId),
         species: speciesNames.get(taxId) ?? '',
-        url: `${indexUrl(base, 'species')}${taxId}/`,
-        matrix_url: matrixQuery('tax_id', taxId),
+        url: filteredListUrl(base, 'tax_id', taxId, links),
+        matrix_url: filteredListUrl(base, 'tax_id', taxId, links, 'query'),
       })),
       table: {
         columns: ['Species', 'Matrices', 'Latest versions', 'NCBI Taxonomy'],
@@ -118,7 +117,7 @@ export function indexLists(release: Release, base: string, held: HeldRelease[] =
     {
       endpoint: 'releases',
       title: INDEX_TITLES.releases,
-      items: allReleases(held).map((r) => releaseBody(r, held.find((h) => h.info.year === r.year) ?? null, base)),
+      items: allReleases(held).map((r) => releaseBody(r, held.find((h) => h.info.year === r.year) ?? null, base, links)),
       table: {
         columns: ['Release', 'Year', 'Matrices'],
         // A release the site holds links its list: this one's by path, another's by its absolute URL (a
@@ -142,7 +141,7 @@ export function indexLists(release: Release, base: string, held: HeldRelease[] =
  * and links its matrices; any other has matrices, collections and
  * matrix_url null.
  */
-export function releaseBody(entry: JasparRelease, held: HeldRelease | null, base: string): { [key: string]: Json } {
+export function releaseBody(entry: JasparRelease, held: HeldRelease | null, base: string, links: LinkStyle = 'query'): { [key: string]: Json } {
   const info = held?.info;
   return {
     release_number: info?.number ?? (entry.number === 0 ? null : entry.number),
@@ -154,8 +153,8 @@ export function releaseBody(entry: JasparRelease, held: HeldRelease | null, base
     mirrored: held !== null,
     matrices: held?.matrices ?? null,
     collections: info && info.collections.length > 0 ? Object.fromEntries(info.collections.map((c) => [c.name, c.status])) : null,
-    url: `${base}${releaseDir(entry.year)}`,
-    matrix_url: held ? (held.matrixUrl ?? `${base}${LIST}/`) : null,
+    url: releaseUrl(base, entry.year, links),
+    matrix_url: held ? (held.matrixUrl ?? listUrl(base, links)) : null,
   };
 }
 
@@ -164,7 +163,7 @@ export const API_CRUMB: Link = { label: 'API root', href: apiPageUrl(ROOT_DIR) }
 
 
 /** Every page, at every page size, of an index list. */
-export function planIndexList(list: IndexList, base: string): PlannedResource[] {
+export function planIndexList(list: IndexList, base: string, links: LinkStyle = 'query'): PlannedResource[] {
   const planned: PlannedResource[] = [];
   const rowOf = new Map(list.table ? list.items.map((item, i) => [item, list.table!.rows[i]]) : []);
   for (const pageSize of PAGE_SIZES) {
@@ -188,7 +187,7 @@ export function planIndexList(list: IndexList, base: string): PlannedResource[] 
             ...navRoot(base),
           },
         },
-        neighbours: { previous: page.previous, next: page.next, query: (format, n) => indexQueryUrl(base, list.endpoint, format, n, pageSize) },
+        neighbours: { previous: page.previous, next: page.next, query: (format, n) => indexQueryUrl(base, list.endpoint, format, n, pageSize, links) },
         formats: INDEX_FORMATS,
       });
     }
@@ -197,13 +196,13 @@ export function planIndexList(list: IndexList, base: string): PlannedResource[] 
 }
 
 /** The API root: every endpoint, as DRF's root view lists them. */
-export function planRoot(release: Release, base: string): PlannedResource {
+export function planRoot(release: Release, base: string, links: LinkStyle = 'query'): PlannedResource {
   const body: { [key: string]: Json } = {
-    matrix: `${base}${LIST}/`,
-    collections: indexUrl(base, 'collections'),
-    taxon: indexUrl(base, 'taxon'),
-    species: indexUrl(base, 'species'),
-    releases: indexUrl(base, 'releases'),
+    matrix: listUrl(base, links),
+    collections: indexUrl(base, 'collections', links),
+    taxon: indexUrl(base, 'taxon', links),
+    species: indexUrl(base, 'species', links),
+    releases: indexUrl(base, 'releases', links),
     openapi: `${base}${OPENAPI_JSON}`,
     docs: `${base}${DOCS_DIR}`,
   };
@@ -220,9 +219,9 @@ export function planRoot(release: Release, base: string): PlannedResource {
 }
 
 /** /api/v1/releases/<year>/ and /api/v1/releases/<number>/ of every JASPAR release (1 to 11), as the list describes them; held as for indexLists. */
-export function planReleases(release: Release, base: string, held: HeldRelease[] = [heldRelease(release)]): PlannedResource[] {
+export function planReleases(release: Release, base: string, held: HeldRelease[] = [heldRelease(release)], links: LinkStyle = 'query'): PlannedResource[] {
   return allReleases(held).flatMap((entry) => {
-    const body = releaseBody(entry, held.find((h) => h.info.year === entry.year) ?? null, base);
+    const body = releaseBody(entry, held.find((h) => h.info.year === entry.year) ?? null, base, links);
     const keys = [String(entry.year), ...(body.release_number === null ? [] : [String(body.release_number)])];
     return keys.map((key) => {
       const dir = releaseDir(key);
@@ -308,6 +307,6 @@ export function firstPageCopies(values: Record<FilterKey, string[]>): [into: str
 }
 
 /** Everything beyond /api/v1/matrix; held: the releases the site holds (default: this one alone). */
-export function planEndpoints(release: Release, base: string, layout: Layout, held: HeldRelease[] = [heldRelease(release)]): PlannedResource[] {
-  return [planRoot(release, base), ...indexLists(release, base, held).flatMap((l) => planIndexList(l, base)), ...planReleases(release, base, held), ...planSites(release, base, layout)];
+export function planEndpoints(release: Release, base: string, layout: Layout, held: HeldRelease[] = [heldRelease(release)], links: LinkStyle = 'query'): PlannedResource[] {
+  return [planRoot(release, base, links), ...indexLists(release, base, held, links).flatMap((l) => planIndexList(l, base, links)), ...planReleases(release, base, held, links), ...planSites(release, base, layout)];
 }

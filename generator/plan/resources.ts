@@ -8,7 +8,7 @@ import { paginate, type Page } from '../routes/paginate.ts';
 import type { Layout } from '../routes/shard.ts';
 import {
   DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, detailDir, detailUrl, listDir, listQueryUrl, logoPath, logoUrl, pageHref, pathUrl, sitesUrl,
-  versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, type FilterKey, type Filters,
+  versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, ROUTES, type FilterKey, type Filters, type LinkStyle,
 } from '../routes/urls.ts';
 import { filterValues, listOrder, listViews } from './views.ts';
 
@@ -38,7 +38,7 @@ export const formatsOf = (p: PlannedResource): readonly FormatId[] => p.formats 
 export { listOrder };
 
 /** A list item; it reads only these fields (the edge handler passes its index rows). Its logo URL names the file in the site's layout. */
-export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'baseId' | 'version'>, base: string, layout: Layout): Json {
+export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'baseId' | 'version'>, base: string, layout: Layout, links: LinkStyle = 'query'): Json {
   return {
     matrix_id: m.matrixId,
     name: m.name,
@@ -46,11 +46,11 @@ export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'b
     base_id: m.baseId,
     version: String(m.version),
     sequence_logo: logoUrl(base, layout, m.matrixId),
-    url: detailUrl(base, m.matrixId),
+    url: detailUrl(base, m.matrixId, links, layout),
   };
 }
 
-export function detailBody(m: Matrix, base: string, layout: Layout): Json {
+export function detailBody(m: Matrix, base: string, layout: Layout, links: LinkStyle = 'query'): Json {
   const body: { [key: string]: Json } = {
     matrix_id: m.matrixId,
     name: m.name,
@@ -58,7 +58,7 @@ export function detailBody(m: Matrix, base: string, layout: Layout): Json {
     version: m.version,
     collection: m.collection,
     sequence_logo: logoUrl(base, layout, m.matrixId),
-    versions_url: versionsUrl(base, m.baseId),
+    versions_url: versionsUrl(base, m.baseId, links, layout),
     sites_url: m.sites !== null ? sitesUrl(base, m.matrixId) : null,
     pfm: { A: floats(m.pfm.A), C: floats(m.pfm.C), G: floats(m.pfm.G), T: floats(m.pfm.T) },
     class: m.tfClass,
@@ -109,11 +109,12 @@ export function describeFilters(filters: Filters): string {
   return FILTER_KEYS.filter((k) => filters[k] !== undefined).map((k) => `${k}=${filters[k]}`).join(', ');
 }
 
-export function planResources(release: Release, base: string, layout: Layout): PlannedResource[] {
+/** links: how bodies link (routes/urls.ts LinkStyle). */
+export function planResources(release: Release, base: string, layout: Layout, links: LinkStyle = 'query'): PlannedResource[] {
   const planned: PlannedResource[] = [];
   const choices = listChoices(filterValues(release));
   for (const view of listViews(release)) {
-    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout, choices));
+    for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout, choices, links));
   }
   const byBase = new Map<string, Matrix[]>();
   for (const m of release.matrices) {
@@ -121,7 +122,7 @@ export function planResources(release: Release, base: string, layout: Layout): P
     list.push(m);
     byBase.set(m.baseId, list);
   }
-  for (const [baseId, matrices] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) planned.push(...planBaseId(baseId, matrices, base, layout));
+  for (const [baseId, matrices] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) planned.push(...planBaseId(baseId, matrices, base, layout, links));
   return planned;
 }
 
@@ -131,7 +132,7 @@ export function planResources(release: Release, base: string, layout: Layout): P
  * edge handler renders a compact build's missing files with this too
  * (edge/render-missing.ts).
  */
-export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: string, layout: Layout): PlannedResource[] {
+export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: string, layout: Layout, links: LinkStyle = 'query'): PlannedResource[] {
   const planned: PlannedResource[] = [];
   const versions = [...unsorted].sort((a, b) => a.version - b.version);
   const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(layout, v.matrixId)) }));
@@ -141,7 +142,7 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
     planned.push({
       dir: detailDir(layout, m.matrixId),
       get resource() {
-        return detailResource(m, base, layout, versionLinks, versionsCrumb);
+        return detailResource(m, base, layout, links, versionLinks, versionsCrumb);
       },
     });
   }
@@ -150,7 +151,7 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
   planned.push({
     dir: detailDir(layout, baseId),
     get resource() {
-      return detailResource(latest, base, layout, versionLinks, versionsCrumb, { request: `${LIST}/${baseId}/`, dir: detailDir(layout, baseId) });
+      return detailResource(latest, base, layout, links, versionLinks, versionsCrumb, { request: ROUTES.base.build({ base_id: baseId }), dir: detailDir(layout, baseId) });
     },
   });
   planned.push({
@@ -158,12 +159,12 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
     get resource(): Resource {
       return {
         kind: 'versions',
-        body: { count: versions.length, results: versions.map((v) => listItem(v, base, layout)) },
+        body: { count: versions.length, results: versions.map((v) => listItem(v, base, layout, links)) },
         matrices: versions,
         nav: {
           title: `${baseId} versions`,
           dir: versionsDir(layout, baseId),
-          request: apiPageUrl(`${LIST}/${baseId}/versions/`),
+          request: apiPageUrl(ROUTES.versions.build({ base_id: baseId })),
           formats: formatLinks(versionsDir(layout, baseId)),
           breadcrumbs: [LIST_CRUMB, versionsCrumb],
           ...navRoot(base),
@@ -175,11 +176,11 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
 }
 
 /** `at`: where a base id answers with its latest version (its public URL and its own folder). */
-function detailResource(m: Matrix, base: string, layout: Layout, versions: Link[], versionsCrumb: Link, at = { request: `${LIST}/${m.matrixId}/`, dir: detailDir(layout, m.matrixId) }): Resource {
+function detailResource(m: Matrix, base: string, layout: Layout, links: LinkStyle, versions: Link[], versionsCrumb: Link, at = { request: ROUTES.detail.build({ matrix_id: m.matrixId }), dir: detailDir(layout, m.matrixId) }): Resource {
   const request = at.request;
   return {
     kind: 'detail',
-    body: detailBody(m, base, layout),
+    body: detailBody(m, base, layout, links),
     matrices: [m],
     nav: {
       title: `${m.matrixId} ${m.name}`,
@@ -229,7 +230,7 @@ export function listPageNav(filters: Filters, pageSize: number, page: Page<unkno
 }
 
 /** The pages of one list view (filters + page size); `matrices`: the view's, in list order (views.ts viewMatrices). */
-export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string, layout: Layout, choices?: NonNullable<Nav['view']>['choices']): PlannedResource[] {
+export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string, layout: Layout, choices?: NonNullable<Nav['view']>['choices'], links: LinkStyle = 'query'): PlannedResource[] {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
   const formats = listViewFormats(pageSize, filters);
   const dir = (n: number) => listDir(n, pageSize, filters);
@@ -242,12 +243,12 @@ export function planListPages(matrices: Matrix[], pageSize: number, filters: Fil
       return {
         kind: 'list',
         // next/previous depend on the requested format: withFormat() fills them in.
-        body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout)) },
+        body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout, links)) },
         matrices: page.items,
         nav: listPageNav(filters, pageSize, page, base, choices),
       };
     },
-    neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters) },
+    neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters, links) },
     ...(isDefault ? {} : { formats }),
   }));
 }

@@ -6,7 +6,8 @@
 // so the map travels inside the script file.
 import { FORMAT_IDS } from '../formats/registry.ts';
 import type { Layout } from './shard.ts';
-import { DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, fileName } from './urls.ts';
+import { partAround } from './compile.ts';
+import { DEFAULT_PAGE_SIZE, FILTER_KEYS, LOGOS, ROUTES, fileName } from './urls.ts';
 
 export interface ClientRoutes {
   /** Folder of the matrix list (and of the id folders), with the site's path: "/jaspar/api/v1/matrix/". */
@@ -28,11 +29,12 @@ export interface ClientRoutes {
 
 export function clientRoutes(layout: Layout, root: string): ClientRoutes {
   return {
-    list: `${root}${LIST}/`,
+    list: `${root}${ROUTES.list.build({})}`,
     files: Object.fromEntries(FORMAT_IDS.map((f) => [f, f === 'api' ? '' : fileName(f)])),
     filters: FILTER_KEYS,
-    page: 'page/',
-    pageSize: 'page_size/',
+    // The folder names before a page and a page size, from the list view's pattern (the text after each is "/").
+    page: partAround(ROUTES.listPage, 'page')[0],
+    pageSize: partAround(ROUTES.listView, 'page_size')[0],
     defaultPageSize: DEFAULT_PAGE_SIZE,
     logos: `${root}${LOGOS}`,
     idShard: layout.idFolders ? layout.shard : 0,

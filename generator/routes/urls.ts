@@ -4,7 +4,7 @@
 //  - an output path, relative to the output folder (the path URL without "/").
 // Links in bodies, the redirect rules and the writer all ask this module.
 import { FORMATS, type FormatId } from '../formats/registry.ts';
-import { API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, ROUTES, queryString, sitesPath, type FilterKey, type Filters } from './paths.ts';
+import { API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, ROUTES, indexDir, listDir, queryString, sitesPath, type FilterKey, type Filters } from './paths.ts';
 import type { Layout } from './shard.ts';
 
 export * from './paths.ts';
@@ -63,18 +63,42 @@ export function outputPath(dir: string, format: FormatId): string {
   return `${dir}${fileName(format)}`.slice(1);
 }
 
-// Query URLs, as the real service writes them (keys in alphabetical order).
-export function listQueryUrl(base: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE, filters: Filters = {}): string {
+/**
+ * How bodies link to other resources. "query": the service's URLs, as JASPAR
+ * writes them (the default; a host answers them with its rules or the edge
+ * handler). "path" (--links path): the file that answers each, its path URL,
+ * for hosts that ignore query strings (http-server, GitHub Pages, S3), where
+ * a client following `next` by its query URL gets page 1's page for people.
+ * Bodies then differ from the service's; every builder of a link in a body
+ * below takes the style, so that is the one switch.
+ */
+export const LINK_STYLES = ['query', 'path'] as const;
+export type LinkStyle = (typeof LINK_STYLES)[number];
+
+/** A resource's link in path style: its file in `format`, JSON where the service's URL names no format (the API's default). */
+const fileLink = (base: string, dir: string, format: FormatId = 'json') => `${base}${pathUrl(dir, format)}`;
+
+// Query URLs, as the real service writes them (keys in alphabetical order), or in path style the files.
+export function listQueryUrl(base: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE, filters: Filters = {}, style: LinkStyle = 'query'): string {
+  if (style === 'path') return fileLink(base, listDir(page, pageSize, filters), format);
   const params: [string, string][] = [['format', format], ['page', String(page)]];
   if (pageSize !== DEFAULT_PAGE_SIZE) params.push(['page_size', String(pageSize)]);
   for (const key of FILTER_KEYS) if (filters[key] !== undefined) params.push([key, filters[key]!]);
   return `${base}${LIST}${queryString(params, { sorted: true })}`;
 }
-export const detailUrl = (base: string, matrixId: string) => `${base}${ROUTES.detail.build({ matrix_id: matrixId })}`;
+/** A matrix's url; in path style its JSON file in the site's layout. */
+export const detailUrl = (base: string, matrixId: string, style: LinkStyle = 'query', layout?: Layout) =>
+  (style === 'path' ? fileLink(base, detailDir(needLayout(layout), matrixId)) : `${base}${ROUTES.detail.build({ matrix_id: matrixId })}`);
 export const detailQueryUrl = (base: string, matrixId: string, format: FormatId) => `${detailUrl(base, matrixId)}${queryString({ format })}`;
 /** The real service writes versions_url without a trailing slash. */
-export const versionsUrl = (base: string, baseId: string) => `${base}${ROUTES.versionsUrl.build({ base_id: baseId })}`;
+export const versionsUrl = (base: string, baseId: string, style: LinkStyle = 'query', layout?: Layout) =>
+  (style === 'path' ? fileLink(base, versionsDir(needLayout(layout), baseId)) : `${base}${ROUTES.versionsUrl.build({ base_id: baseId })}`);
 export const versionsQueryUrl = (base: string, baseId: string, format: FormatId) => `${base}${ROUTES.versions.build({ base_id: baseId })}${queryString({ format })}`;
+
+const needLayout = (layout: Layout | undefined): Layout => {
+  if (!layout) throw new Error('a path-style link names a file in the site\'s layout; pass it');
+  return layout;
+};
 
 /** A matrix's logo file, in the site's layout (in a shard folder past the folder limit); bodies link the file itself. */
 export const logoPath = (layout: Layout, matrixId: string) => ROUTES.logoFile.build({ matrix_id: matrixId }, layout);
@@ -108,10 +132,26 @@ export const outputFile = (urlPath: string) => (urlPath.endsWith('/') ? `${urlPa
 
 // The other endpoints of the real service.
 export const ROOT_DIR = ROUTES.root.build({});
-export const indexUrl = (base: string, endpoint: string) => `${base}${ROUTES.index.build({ endpoint })}`;
-export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
+/** An index list's URL; in path style its first page's JSON file. */
+export const indexUrl = (base: string, endpoint: string, style: LinkStyle = 'query') =>
+  (style === 'path' ? fileLink(base, indexDir(endpoint, 1)) : `${base}${ROUTES.index.build({ endpoint })}`);
+export function indexQueryUrl(base: string, endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE, style: LinkStyle = 'query'): string {
+  if (style === 'path') return fileLink(base, indexDir(endpoint, page, pageSize), format);
   return `${base}${indexRequest(endpoint, format, page, pageSize)}`;
 }
+/** The matrices of a collection, taxonomic group or species as an index list's item links them
+ *  (/api/v1/collections/CORE/, or the list with the filter); in path style the list view's first page as JSON. */
+export function filteredListUrl(base: string, key: FilterKey, value: string, style: LinkStyle = 'query', form: 'item' | 'query' = 'item'): string {
+  if (style === 'path') return fileLink(base, listDir(1, DEFAULT_PAGE_SIZE, { [key]: value }));
+  if (form === 'query') return `${base}${ROUTES.list.build({})}${queryString({ [key]: value })}`;
+  const endpoint = { collection: 'collections', tax_group: 'taxon', tax_id: 'species', version: null }[key];
+  if (endpoint === null) throw new Error(`filteredListUrl: ${key} has no endpoint of its own`);
+  return `${base}${ROUTES.index.build({ endpoint })}${value}/`;
+}
+/** A release's URL; in path style its JSON file. */
+export const releaseUrl = (base: string, year: number | string, style: LinkStyle = 'query') => (style === 'path' ? fileLink(base, releaseDir(year)) : `${base}${releaseDir(year)}`);
+/** The matrix list's URL; in path style its first page as JSON. */
+export const listUrl = (base: string, style: LinkStyle = 'query') => (style === 'path' ? fileLink(base, listDir(1)) : `${base}${ROUTES.list.build({})}`);
 /** An index list's page as the real API is asked for it (format, page, then page_size unless the default). */
 export function indexRequest(endpoint: string, format: FormatId, page: number, pageSize: number = DEFAULT_PAGE_SIZE): string {
   return `${ROUTES.index.build({ endpoint })}${queryString([['format', format], ['page', String(page)], ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)] as const])])}`;
