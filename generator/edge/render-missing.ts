@@ -26,7 +26,7 @@ import { formatsOf, listChoices, planBaseId, planListPages, withFormat, type Pla
 import { latestVersions, viewMatrices } from '../plan/views.ts';
 import { FILTER_COMBINATIONS } from '../routes/table.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, detailDir, fileName, indexDir, listDir, logoPath, sitesApiDir, sitesPath, versionsDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, ROUTES, detailDir, fileName, indexDir, listDir, logoPath, sitesApiDir, sitesPath, versionsDir,
   type FilterKey, type Filters,
 } from '../routes/urls.ts';
 import { matrixOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
@@ -102,25 +102,21 @@ function rebuild(source: CompactSource): Promise<Rebuilt> {
 /** "index.json" → json, … ; a folder URL is its index.html (api). */
 const FILE_FORMATS = new Map<string, FormatId>(FORMAT_IDS.map((f) => [fileName(f), f]));
 
-const LIST_VIEW = new RegExp(`^${LIST}/((?:[a-z_]+/[^/]+/)*?)(?:page_size/([0-9]+)/)?page/([0-9]+)/$`);
-/** A matrix or base id folder, or a base id's versions (in a shard folder when sharded: the canonical folder is checked after). */
-const ID_DIR = new RegExp(`^${LIST}/(?:[^/]+/)??([^/]+)/(versions/)?$`);
-const INDEX_LIST = new RegExp(`^${API}/(collections|taxon|species|releases)/(?:page_size/([0-9]+)/)?page/([0-9]+)/$`);
-const RELEASE_DIR = new RegExp(`^${API}/releases/[^/]+/$`);
-const SITES_DIR = new RegExp(`^${API}/sites/([^/]+)/$`);
-const LOGO = new RegExp(`^${LOGOS}(?:[^/]+/)?([^/]+)\\.svg$`);
+// The output paths are matched by the compiled routes (routes/paths.ts ROUTES), the ones the build
+// writes them with: a folder that matches is then checked against the release (ids, filter values).
+const INDEX_ENDPOINTS = ['collections', 'taxon', 'species', 'releases'];
 
 /** Whether renderFile may answer this path (decoded): an API file or a logo; anything else it answers null. */
-export const renderable = (path: string) => path.startsWith(`${API}/`) || LOGO.test(path);
+export const renderable = (path: string) => path.startsWith(`${API}/`) || path.startsWith(LOGOS);
 
 /**
  * The full build's file at this URL path (decoded, relative to the site), or
  * null where the full build has none or the compact build keeps the file.
  */
 export async function renderFile(path: string, source: CompactSource): Promise<RenderedFile | null> {
-  const logo = LOGO.exec(path);
+  const logo = ROUTES.logoFile.match(path, source.index.layout);
   if (logo) {
-    const m = (await rebuild(source)).byId.get(logo[1]);
+    const m = (await rebuild(source)).byId.get(logo.matrix_id);
     if (!m || logoPath(source.index.layout, m.matrixId) !== path) return null;
     return { body: renderLogoSvg(m.pfm) };
   }
@@ -154,11 +150,12 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
   const copy = copiesOf(index).get(dir);
   if (copy !== undefined) return plannedAt(copy, format, source);
 
-  const view = LIST_VIEW.exec(dir);
+  const view = ROUTES.listPage.match(dir);
   if (view) {
-    const filters = filtersOf(view[1], index);
-    const pageSize = view[2] === undefined ? undefined : Number(view[2]);
-    const number = Number(view[3]);
+    const { page, page_size: size, ...named } = view;
+    const filters = filtersOf(named, index);
+    const pageSize = size === undefined ? undefined : Number(size);
+    const number = Number(page);
     if (filters === null || listDir(number, pageSize, filters) !== dir) return null;
     if (pageSize !== undefined && !(PAGE_SIZES as readonly number[]).includes(pageSize)) return null;
     const r = await rebuild(source);
@@ -170,7 +167,8 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
     }
     return planListPages(matrices, pageSize ?? DEFAULT_PAGE_SIZE, filters, index.base, index.layout, listChoices(index.filterValues), index.links)[number - 1] ?? null;
   }
-  if (dir === ROOT_DIR || INDEX_LIST.test(dir) || RELEASE_DIR.test(dir)) {
+  const indexPage = ROUTES.indexPage.match(dir);
+  if (dir === ROOT_DIR || (indexPage && INDEX_ENDPOINTS.includes(indexPage.endpoint)) || ROUTES.release.match(dir)) {
     const r = await rebuild(source);
     // A site of several releases: /api/v1/releases/ says what each holds (none: this release alone).
     const held = index.releases?.map((x) => x.held);
@@ -181,32 +179,30 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
     ].map((p) => [p.dir, p]));
     return r.endpoints.get(dir) ?? null;
   }
-  const sites = SITES_DIR.exec(dir);
+  const sites = ROUTES.sites.match(dir);
   if (sites) {
     const r = await rebuild(source);
-    const m = r.byId.get(sites[1]);
+    const m = r.byId.get(sites.matrix_id);
     if (!m || m.sites === null || sitesApiDir(m.matrixId) !== dir) return null;
     return planSites({ info: r.release.info, matrices: [await withSites(m, source)] }, index.base, index.layout)[0] ?? null;
   }
-  const id = ID_DIR.exec(dir);
-  if (id) {
+  // A matrix id's folder, a base id's, or a base id's versions, in the site's layout.
+  const id = ROUTES.detailDir.match(dir, index.layout)?.matrix_id ?? ROUTES.baseDir.match(dir, index.layout)?.base_id ?? ROUTES.versionsDir.match(dir, index.layout)?.base_id;
+  if (id !== undefined) {
     const r = await rebuild(source);
-    const baseId = r.byId.get(id[1])?.baseId ?? (r.byBase.has(id[1]) ? id[1] : undefined);
+    const baseId = r.byId.get(id)?.baseId ?? (r.byBase.has(id) ? id : undefined);
     if (baseId === undefined) return null;
-    if (id[2] !== undefined ? versionsDir(index.layout, id[1]) !== dir : detailDir(index.layout, id[1]) !== dir) return null;
     return planBaseId(baseId, r.byBase.get(baseId)!, index.base, index.layout, index.links).find((p) => p.dir === dir) ?? null;
   }
   return null;
 }
 
-/** The filters of a list view folder ("collection/CORE/version/latest/"): a pre-rendered combination of values the release holds, or null. */
-function filtersOf(text: string, index: EdgeIndex): Filters | null {
-  const parts = text.split('/').slice(0, -1);
+/** The filters of a list view folder (its values by key, as the list route matched them): a pre-rendered combination of values the release holds, or null. */
+function filtersOf(values: Record<string, string>, index: EdgeIndex): Filters | null {
   const filters: Filters = {};
-  for (let i = 0; i < parts.length; i += 2) {
-    const key = parts[i] as FilterKey;
-    if (!(FILTER_KEYS as readonly string[]).includes(key) || filters[key] !== undefined || !index.filterValues[key].includes(parts[i + 1])) return null;
-    filters[key] = parts[i + 1];
+  for (const [key, value] of Object.entries(values)) {
+    if (!(FILTER_KEYS as readonly string[]).includes(key) || !index.filterValues[key as FilterKey].includes(value)) return null;
+    filters[key as FilterKey] = value;
   }
   const keys = Object.keys(filters);
   return FILTER_COMBINATIONS.some((c) => c.length === keys.length && c.every((k) => keys.includes(k))) ? filters : null;

@@ -36,7 +36,7 @@ export interface CompiledRoute {
   build(values: Readonly<Record<string, string | number | undefined>>, layout?: Layout): string;
   /** The regular expression of the paths it builds in this layout, anchored, one named group per parameter (shards unnamed). */
   regex(layout?: Layout, options?: { optionalSlash?: boolean }): RegExp;
-  /** The values of a path it builds, or null. */
+  /** The values of a path it builds, or null (a path that matches the regular expression but is not the one its values build, too). */
   match(path: string, layout?: Layout): Record<string, string> | null;
 }
 
@@ -143,7 +143,8 @@ export function compileRoute(source: string, patterns: Readonly<Record<string, s
       if (!m) return null;
       const out: Record<string, string> = {};
       for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) out[k] = v;
-      return out;
+      // Only the path these values build: a shard folder must be the id's own ("XX/MA0004.1/" is no folder of MA0004.1).
+      return write(parts, out, layout) === path ? out : null;
     },
   };
 }
