@@ -2,7 +2,7 @@
 // ([[edge_functions]], path /api/*). The adapter is
 // generator/edge/hosts/netlify.ts; `netlify dev` runs it offline (see
 // generator/edge/hosts/netlify-dev.ts).
-import { handle } from '../../generator/edge/handler.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
 import { netlifyEdgeFunction } from '../../generator/edge/hosts/netlify.ts';
 
-export default netlifyEdgeFunction(handle);
+export default netlifyEdgeFunction(createHandler());

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
+import { createHandler, type EdgeSite } from '../../generator/edge/handler.ts';
 import { FORMAT_IDS, type FormatId } from '../../generator/formats/registry.ts';
 import { PAGE_SIZES, indexDir, indexQueryUrl, listDir, listQueryUrl, outputPath, type Filters } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
@@ -15,6 +15,9 @@ import { problems } from '../support/servers.ts';
 import { folderSite } from './folder-site.ts';
 import { sharedRelease } from '../support/release.ts';
 import type { Matrix } from '../../generator/dataset/types.ts';
+
+/** One handler for the file: the indexes are read once. */
+const handle = createHandler();
 
 interface Case { format: FormatId; pageSize: number; filters: Filters; pages: number[] }
 
