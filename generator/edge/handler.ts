@@ -103,9 +103,14 @@ export function createHandler(): Handle {
       case 'list':
         return list(ctx);
       case 'detail': {
-        const id = matrixIdOf(route.id);
-        // A matrix only another release has (new there) answers from its files at the root, as without the handler.
-        if (!state.byId.has(id) && state.index.elsewhere?.[id] === undefined) return error(request, 404, unmirroredOf(state.index, { id: route.id })?.detail ?? NOT_FOUND, callback);
+        // A base id without a version is its latest version: the build writes that file
+        // (plan/resources.ts planBaseId), which every host without the handler serves, so
+        // the handler (and Apache, which passes a path that is no file to the Node server)
+        // answers it too. The service's split_id finds no version there (the oracle: 404).
+        const id = matrixIdOf(route.id) ?? route.id;
+        const held = state.byId.has(id) || state.baseIds.has(id);
+        // A matrix or base id only another release has (new there) answers from its files at the root, as without the handler.
+        if (!held && state.index.elsewhere?.[id] === undefined) return error(request, 404, unmirroredOf(state.index, { id: route.id })?.detail ?? NOT_FOUND, callback);
         return file(ctx, detailDir(state.index.layout, id));
       }
       case 'versions': {

@@ -57,10 +57,10 @@ export function routeOf(pathname: string): Route | null {
   return null;
 }
 
-/** The service's split_id: base id, a dot, a number ("MA0139.01" is MA0139.1); '' when the id has no version. */
-export function matrixIdOf(id: string): string {
+/** The service's split_id: base id, a dot, a number ("MA0139.01" is MA0139.1); null when the id has no version (a base id, or no id). */
+export function matrixIdOf(id: string): string | null {
   const m = /^(.+)\.([0-9]+)$/.exec(id);
-  return m ? `${m[1]}.${Number(m[2])}` : '';
+  return m ? `${m[1]}.${Number(m[2])}` : null;
 }
 
 /** A release other than the default one by its path: /releases/<year>/… */

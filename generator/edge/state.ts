@@ -12,6 +12,8 @@ export interface Loaded {
   index: EdgeIndex;
   records: Record_[];
   byId: Map<string, Record_>;
+  /** Base ids of the release's matrices. */
+  baseIds: Set<string>;
   context: FormatContext;
   /** Counts and the rest, read when first needed. */
   matrices?: Promise<EdgeMatrices>;
@@ -44,6 +46,7 @@ export function releases(): Releases {
         index,
         records,
         byId: new Map(records.map((r) => [r.matrixId, r])),
+        baseIds: new Set(records.map((r) => r.baseId)),
         // The site's layout comes with its index: the handler names files as the build that wrote them did.
         context: { release: index.release, logoHref: (id: string) => logoPath(index.layout, id), detailHref: (id: string) => pageHref(detailDir(index.layout, id)) },
         indexItems: new Map(),
