@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { readReleaseInfo, readReleaseText } from './dataset/load.ts';
+import { readReleaseInfo, readReleaseText } from './dataset/release-yaml.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
 import type { Matrix, Release, ReleaseInfo } from './dataset/types.ts';
 import { DatasetError } from './dataset/diagnostics.ts';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readReleaseInfo } from '../../generator/dataset/load.ts';
+import { readReleaseInfo } from '../../generator/dataset/release-yaml.ts';
 import { readRelease } from '../../generator/dataset/read.ts';
 import { COMPARED_FIELDS, compareReleases, describeDiff } from '../../generator/dataset/official/compare.ts';
 import { pyFixed } from '../../generator/formats/numbers.ts';

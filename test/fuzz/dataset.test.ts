@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { FORBIDDEN_CHARACTER, MAX_COUNT } from '../../generator/dataset/load.ts';
+import { FORBIDDEN_CHARACTER, MAX_COUNT } from '../../generator/dataset/text.ts';
 import { BASES } from '../../generator/dataset/types.ts';
 import { pyFixed } from '../../generator/formats/numbers.ts';
 import { KIND_NAMES, baseFiles, corrupt, specArb, writeFiles, type Kind } from './corrupt.ts';
