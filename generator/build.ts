@@ -20,7 +20,7 @@ import { serverConfigs } from './hosting/servers.ts';
 import { homePage } from './pages/home.ts';
 import { notFoundPage } from './pages/not-found.ts';
 import { searchIndex, searchPage } from './pages/search.ts';
-import { apiExtras, routingInput } from './plan/api-extras.ts';
+import { apiExtras, routingInput } from './docs/api-extras.ts';
 import { heldRelease, planEndpoints, type HeldRelease } from './plan/endpoints.ts';
 import { defaultPageCount, planBaseId, planListPages, planResources, withFormat } from './plan/resources.ts';
 import {
@@ -36,7 +36,7 @@ import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
 import { WHOLE_SITE, type MirrorScope } from './mirror/archive.ts';
-import { downloadFiles } from './plan/mirror.ts';
+import { downloadFiles } from './mirror/downloads.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
 import { CONTENT_TYPES_FILE, README, S3_UPLOAD, contentTypesTable, mirrorReadme, s3UploadScript } from './mirror/readme.ts';

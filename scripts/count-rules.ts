@@ -7,7 +7,7 @@
 //   npm exec tsx scripts/count-rules.ts [-- --times 10]
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { routingInput } from '../generator/plan/api-extras.ts';
+import { routingInput } from '../generator/docs/api-extras.ts';
 import { DEFAULT_DATA, DEFAULT_RELEASE_FILE } from '../generator/build.ts';
 import { loadRelease } from '../generator/dataset/curated.ts';
 import { readReleaseInfo } from '../generator/dataset/release-yaml.ts';

@@ -12,7 +12,7 @@ import { ReleaseFolder } from './files.ts';
 import { parseJson, type JsonNode } from './json.ts';
 import { readBed } from './bed.ts';
 import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, MAX_COUNT, aboveMaxCount, countProblem, plain, q, readText } from './text.ts';
-import { pyFixed } from '../formats/numbers.ts';
+import { pyFixed } from './numbers.ts';
 
 export const CSV_COLUMNS = [
   'matrix_id', 'base_id', 'version', 'collection', 'name', 'tax_group', 'tf_class', 'tf_family',

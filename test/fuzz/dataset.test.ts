@@ -21,7 +21,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { FORBIDDEN_CHARACTER, MAX_COUNT } from '../../generator/dataset/text.ts';
 import { BASES } from '../../generator/dataset/types.ts';
-import { pyFixed } from '../../generator/formats/numbers.ts';
+import { pyFixed } from '../../generator/dataset/numbers.ts';
 import { KIND_NAMES, baseFiles, corrupt, specArb, writeFiles, type Kind } from './corrupt.ts';
 import type { Files } from './oracle.ts';
 import { runCase } from './run.ts';
