@@ -7,7 +7,7 @@ import { FORMATS, FORMAT_IDS } from '../formats/registry.ts';
 import type { Json, Resource } from '../formats/types.ts';
 import type { Matrix } from '../dataset/types.ts';
 import { LIST_CRUMB, listChoices, listItem, listPageNav, listViewFormats, pagesNav } from '../plan/resources.ts';
-import { FILTER_COMBINATIONS } from '../plan/views.ts';
+import { isPreRenderedView } from '../plan/views.ts';
 import type { Page } from '../routes/paginate.ts';
 import { MAX_PAGE_SIZE } from '../routes/table.ts';
 import { DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, listDir, listQueryUrl, outputPath, sitesPath, type FilterKey, type Filters } from '../routes/urls.ts';
@@ -109,9 +109,7 @@ function ownView(ctx: Ctx, pageSize: number): Filters | null {
   if (url.pathname !== LIST || ctx.pathFilter || (callback !== undefined && callback !== 'callback')) return null;
   const filters: Filters = {};
   for (const [key, value] of pairs) if ((FILTER_KEYS as readonly string[]).includes(key)) filters[key as FilterKey] = value;
-  const keys = FILTER_KEYS.filter((k) => filters[k] !== undefined);
-  if (!FILTER_COMBINATIONS.some((c) => c.length === keys.length && c.every((k) => keys.includes(k)))) return null;
-  if (!keys.every((k) => state.index.filterValues[k].includes(filters[k]!))) return null;
+  if (!isPreRenderedView(filters, state.index.filterValues)) return null;
   if (!(PAGE_SIZES as readonly number[]).includes(pageSize) || !listViewFormats(pageSize, filters).includes(format)) return null;
   // The same parameters, written the same way, as the view's query URL (which always names its format and page).
   const asked = `${state.index.base}${url.pathname}?${rewriteQuery(pairs, 'page', '1')}`;

@@ -22,8 +22,8 @@ import { FORMATS, FORMAT_IDS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
 import { firstPageCopies, indexLists, planIndexList, planReleases, planRoot, planSites } from '../plan/endpoints.ts';
-import { formatsOf, listChoices, planBaseId, planListPages, withFormat, type PlannedResource } from '../plan/resources.ts';
-import { FILTER_COMBINATIONS, latestVersions, viewMatrices } from '../plan/views.ts';
+import { byBaseId, formatsOf, listChoices, planBaseId, planListPages, withFormat, type PlannedResource } from '../plan/resources.ts';
+import { isPreRenderedView, latestVersions, viewMatrices } from '../plan/views.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, detailDir, fileName, indexDir, listDir, logoPath, sitesApiDir, sitesPath, versionsDir,
   type FilterKey, type Filters,
@@ -81,14 +81,12 @@ function rebuild(source: CompactSource): Promise<Rebuilt> {
   if (!done) {
     done = source.matrices().then((rest) => {
       const ordered = source.records.map((r) => matrixOf(r, rest.rows[r.position]));
-      const byBase = new Map<string, Matrix[]>();
-      for (const m of ordered) byBase.set(m.baseId, [...(byBase.get(m.baseId) ?? []), m]);
       return {
         release: { info: source.index.release, matrices: [...ordered].sort((a, b) => a.row - b.row) },
         ordered,
         latest: latestVersions(ordered),
         byId: new Map(ordered.map((m) => [m.matrixId, m])),
-        byBase,
+        byBase: byBaseId(ordered),
         views: new Map(),
       };
     });
@@ -204,9 +202,8 @@ function filtersOf(text: string, index: EdgeIndex): Filters | null {
   const filters: Filters = {};
   for (let i = 0; i < parts.length; i += 2) {
     const key = parts[i] as FilterKey;
-    if (!(FILTER_KEYS as readonly string[]).includes(key) || filters[key] !== undefined || !index.filterValues[key].includes(parts[i + 1])) return null;
+    if (!(FILTER_KEYS as readonly string[]).includes(key) || filters[key] !== undefined) return null;
     filters[key] = parts[i + 1];
   }
-  const keys = Object.keys(filters);
-  return FILTER_COMBINATIONS.some((c) => c.length === keys.length && c.every((k) => keys.includes(k))) ? filters : null;
+  return isPreRenderedView(filters, index.filterValues) ? filters : null;
 }
