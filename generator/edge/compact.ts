@@ -49,6 +49,7 @@ async function renderMissing(request: Request, site: EdgeSite, releases: Release
     context: state.context,
     matrices: () => matricesOf(state, site),
     readFile: (p) => site.readFile(p),
+    memo: state.compact,
   });
   if (file === null) return null;
   return answer(request, 200, file.format === undefined ? 'image/svg+xml' : FORMATS[file.format].mediaType, file.body);

@@ -40,6 +40,15 @@ export interface CompactSource {
   matrices(): Promise<EdgeMatrices>;
   /** A file of the site (the BED files a compact build keeps), null if absent. */
   readFile(path: string): Promise<string | null>;
+  /** What the renderer derives from the indexes, kept by their holder (the handler's state, once per release). */
+  memo: CompactMemo;
+}
+
+/** Filled by the renderer; start with {}. */
+export interface CompactMemo {
+  rebuilt?: Promise<Rebuilt>;
+  /** The first-page copies' folders (folder → the list page it copies). */
+  copies?: Map<string, string>;
 }
 
 export interface RenderedFile {
@@ -48,7 +57,7 @@ export interface RenderedFile {
   format?: FormatId;
 }
 
-/** The release as the build planned it, rebuilt from the indexes once per instance. */
+/** The release as the build planned it, rebuilt from the indexes once per release (CompactMemo). */
 interface Rebuilt {
   /** matrices.csv row order, as Release.matrices. */
   release: Release;
@@ -66,18 +75,12 @@ interface Rebuilt {
 /** List views whose matrices are kept per instance (the release has about 1,300). */
 const MAX_VIEWS = 64;
 
-const rebuilt = new WeakMap<EdgeIndex, Promise<Rebuilt>>();
-
-/** The first-page copies' folders (folder → the list page it copies), once per instance. */
-const copies = new WeakMap<EdgeIndex, Map<string, string>>();
-function copiesOf(index: EdgeIndex): Map<string, string> {
-  let made = copies.get(index);
-  if (!made) copies.set(index, (made = new Map(firstPageCopies(index.filterValues))));
-  return made;
+function copiesOf(source: CompactSource): Map<string, string> {
+  return (source.memo.copies ??= new Map(firstPageCopies(source.index.filterValues)));
 }
 
 function rebuild(source: CompactSource): Promise<Rebuilt> {
-  let done = rebuilt.get(source.index);
+  let done = source.memo.rebuilt;
   if (!done) {
     done = source.matrices().then((rest) => {
       const ordered = source.records.map((r) => matrixOf(r, rest.rows[r.position]));
@@ -90,8 +93,10 @@ function rebuild(source: CompactSource): Promise<Rebuilt> {
         views: new Map(),
       };
     });
-    done.catch(() => rebuilt.delete(source.index)); // a failed read is tried again
-    rebuilt.set(source.index, done);
+    done.catch(() => {
+      source.memo.rebuilt = undefined; // a failed read is tried again
+    });
+    source.memo.rebuilt = done;
   }
   return done;
 }
@@ -148,7 +153,7 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
   const { index } = source;
   // /api/v1/matrix/index.html: the list's first page for people (build.ts).
   if (dir === `${LIST}/`) return format === 'api' ? plannedAt(listDir(1), format, source) : null;
-  const copy = copiesOf(index).get(dir);
+  const copy = copiesOf(source).get(dir);
   if (copy !== undefined) return plannedAt(copy, format, source);
 
   const view = LIST_VIEW.exec(dir);

@@ -6,6 +6,7 @@
 import type { FormatContext, Json } from '../formats/types.ts';
 import { detailDir, logoPath, pageHref } from '../routes/urls.ts';
 import { INDEX_PATH, MATRICES_PATH, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
+import type { CompactMemo } from './render-missing.ts';
 import type { EdgeSite } from './site.ts';
 
 export interface Loaded {
@@ -19,6 +20,8 @@ export interface Loaded {
   matrices?: Promise<EdgeMatrices>;
   /** Items of each index list (endpoint → items), read when first asked for (index-lists.ts). */
   indexItems: Map<string, Promise<Json[]>>;
+  /** What a compact build's rendering derives from the indexes (render-missing.ts). */
+  compact: CompactMemo;
 }
 
 /** One handler's releases, each read at the first request that needs it. */
@@ -50,6 +53,7 @@ export function releases(): Releases {
         // The site's layout comes with its index: the handler names files as the build that wrote them did.
         context: { release: index.release, logoHref: (id: string) => logoPath(index.layout, id), detailHref: (id: string) => pageHref(detailDir(index.layout, id)) },
         indexItems: new Map(),
+        compact: {},
       };
     })().catch((error: unknown) => {
       loaded.delete(key); // a failed read is tried again by the next request
