@@ -7,9 +7,10 @@
 //   npm exec tsx scripts/count-rules.ts [-- --times 10]
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { routingInput } from '../generator/plan/api-extras.ts';
+import { routingInput } from '../generator/docs/api-extras.ts';
 import { DEFAULT_DATA, DEFAULT_RELEASE_FILE } from '../generator/build.ts';
-import { loadRelease, readReleaseInfo } from '../generator/dataset/load.ts';
+import { loadRelease } from '../generator/dataset/curated.ts';
+import { readReleaseInfo } from '../generator/dataset/release-yaml.ts';
 import type { Release } from '../generator/dataset/types.ts';
 import { headerRules } from '../generator/hosting/headers.ts';
 import { RULE_BUDGET, redirectRules } from '../generator/hosting/rules.ts';

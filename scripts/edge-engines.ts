@@ -69,8 +69,11 @@ function quantile(sorted: number[], q: number): number {
 
 function entryFor(dir: string, adapterModule: string, adapter: string): string {
   const entry = path.join(dir, `${adapter}.ts`);
-  const handlerModule = handler ?? path.join(PROJECT_ROOT, 'generator/edge/handler.ts');
-  writeFileSync(entry, `import { handle } from ${JSON.stringify(handlerModule)};\nimport { ${adapter} } from ${JSON.stringify(path.join(PROJECT_ROOT, adapterModule))};\nexport default ${adapter}(handle);\n`);
+  // The product's handler is made by createHandler(); the double exports handle().
+  const handlerImport = handler === undefined
+    ? `import { createHandler } from ${JSON.stringify(path.join(PROJECT_ROOT, 'generator/edge/handler.ts'))};\nconst handle = createHandler();`
+    : `import { handle } from ${JSON.stringify(handler)};`;
+  writeFileSync(entry, `${handlerImport}\nimport { ${adapter} } from ${JSON.stringify(path.join(PROJECT_ROOT, adapterModule))};\nexport default ${adapter}(handle);\n`);
   return entry;
 }
 

@@ -10,7 +10,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { handle } from '../generator/edge/handler.ts';
+import { createHandler } from '../generator/edge/handler.ts';
 import { SITE_BASE_URL } from '../test/support/paths.ts';
 import { startOracle } from '../test/support/oracle.ts';
 import { fetchAll } from '../test/support/servers.ts';
@@ -18,6 +18,9 @@ import { folderSite } from '../test/edge/folder-site.ts';
 import { DESIGN, askMirror, askOracle, grid, judge, type GridRequest } from '../test/edge/grid.ts';
 import { askEngine, engineGrid, idsOf } from '../test/edge/engine-grid.ts';
 import { cloudflareSiteView, startEdgeServer, type EdgeServer, type Engine } from '../test/support/edge-servers.ts';
+
+/** One handler for the file: the indexes are read once. */
+const handle = createHandler();
 
 const { values } = parseArgs({ options: { site: { type: 'string' }, oracle: { type: 'string' }, show: { type: 'string', default: '20' }, filter: { type: 'string' }, engine: { type: 'string' } } });
 if (!values.site) throw new Error('--site DIR (a site built with --base-url http://jaspar.test)');

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { PROJECT_ROOT } from '../generator/build.ts';
-import { readReleaseInfo } from '../generator/dataset/load.ts';
+import { readReleaseInfo } from '../generator/dataset/release-yaml.ts';
 import { readRelease } from '../generator/dataset/read.ts';
 import { compareReleases, describeDiff } from '../generator/dataset/official/compare.ts';
 

@@ -1,5 +1,5 @@
 // Which reader a --data folder needs: a folder with matrices.csv is a curated
-// release (load.ts, unchanged); a folder of JASPAR's own download files is
+// release (curated.ts); a folder of JASPAR's own download files is
 // read by official/. The release description (data/release-<year>.yaml)
 // follows the year of the official files unless --release names one. A
 // description with older_versions names the release folder whose counts the
@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatasetError, ProblemList } from './diagnostics.ts';
-import { loadRelease } from './load.ts';
+import { loadRelease } from './curated.ts';
 import { detect, hasOfficialFiles, readOfficial, releaseYear, type OlderRelease } from './official/index.ts';
 import { BASES, type Matrix, type Release, type ReleaseInfo } from './types.ts';
 

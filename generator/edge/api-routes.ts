@@ -19,7 +19,7 @@ import { FORMATS, type FormatId } from '../formats/registry.ts';
 import { FLAT, type Layout } from '../routes/shard.ts';
 import { fill, routeTable, type Route, type RouteKind, type RouteTable } from '../routes/table.ts';
 import { negotiate } from './negotiate.ts';
-import { lastValue, pyInt, type QueryPairs } from './query.ts';
+import { lastValue, pageNumberOf, pageSizeOf, type QueryPairs } from './query.ts';
 
 /** Resource kinds the handler answers with its own list and matrix logic (handler.ts routeOf). */
 export const MATRIX_KINDS: readonly RouteKind[] = ['list', 'detail', 'base', 'versions', 'collection', 'taxon', 'species'];
@@ -114,12 +114,8 @@ export function apiTarget(routes: ApiRoutes, pathname: string, pairs: QueryPairs
     if (get(param) !== undefined) return { kind: 'error', route: route.kind, status: 501, file: fill(table.errors.unsupported, { what: `param-${param}` }) };
   }
   if (table.filters.some((key) => get(key) !== undefined)) return { kind: 'error', route: route.kind, status: 501, file: fill(table.errors.unsupported, { what: 'filters' }) };
-  // DRF: a page size that is not a positive integer is the default, above the maximum the maximum.
-  const askedSize = pyInt(get('page_size') ?? '');
-  const pageSize = askedSize === null || askedSize <= 0 ? table.defaultPageSize : Math.min(askedSize, table.maxPageSize);
-  const askedPage = get('page') ?? '1';
-  const number = askedPage === 'last' ? 'last' : pyInt(askedPage);
-  const page = number === 'last' ? 'last' : number === null || number < 1 ? null : number;
+  const pageSize = pageSizeOf(get('page_size'), table.defaultPageSize, table.maxPageSize);
+  const page = pageNumberOf(get('page'));
   const preRendered = table.pageSizes.includes(pageSize);
   const largest = table.pageSizes[table.pageSizes.length - 1];
   return {

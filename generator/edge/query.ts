@@ -113,3 +113,16 @@ export function pyInt(text: string): number | null {
   const value = Number(match[2].replace(/_/g, ''));
   return match[1] === '-' ? -value : value;
 }
+
+/** DRF's page size: one that is not a positive integer is the default, above the maximum the maximum. */
+export function pageSizeOf(asked: string | undefined, defaultSize: number, maxSize: number): number {
+  const size = pyInt(asked ?? '');
+  return size === null || size <= 0 ? defaultSize : Math.min(size, maxSize);
+}
+
+/** DRF's page number: none is page 1, "last" the last; anything else not a positive integer is null ("Invalid page."). */
+export function pageNumberOf(asked: string | undefined): number | 'last' | null {
+  if (asked === 'last') return 'last';
+  const number = pyInt(asked ?? '1');
+  return number === null || number < 1 ? null : number;
+}

@@ -22,9 +22,8 @@ import { FORMATS, FORMAT_IDS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
 import { firstPageCopies, indexLists, planIndexList, planReleases, planRoot, planSites } from '../plan/endpoints.ts';
-import { formatsOf, listChoices, planBaseId, planListPages, withFormat, type PlannedResource } from '../plan/resources.ts';
-import { latestVersions, viewMatrices } from '../plan/views.ts';
-import { FILTER_COMBINATIONS } from '../routes/table.ts';
+import { byBaseId, formatsOf, listChoices, planBaseId, planListPages, withFormat, type PlannedResource } from '../plan/resources.ts';
+import { isPreRenderedView, latestVersions, viewMatrices } from '../plan/views.ts';
 import {
   API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, LOGOS, PAGE_SIZES, ROOT_DIR, ROUTES, detailDir, fileName, indexDir, listDir, logoPath, sitesApiDir, sitesPath, versionsDir,
   type FilterKey, type Filters,
@@ -41,6 +40,15 @@ export interface CompactSource {
   matrices(): Promise<EdgeMatrices>;
   /** A file of the site (the BED files a compact build keeps), null if absent. */
   readFile(path: string): Promise<string | null>;
+  /** What the renderer derives from the indexes, kept by their holder (the handler's state, once per release). */
+  memo: CompactMemo;
+}
+
+/** Filled by the renderer; start with {}. */
+export interface CompactMemo {
+  rebuilt?: Promise<Rebuilt>;
+  /** The first-page copies' folders (folder → the list page it copies). */
+  copies?: Map<string, string>;
 }
 
 export interface RenderedFile {
@@ -49,7 +57,7 @@ export interface RenderedFile {
   format?: FormatId;
 }
 
-/** The release as the build planned it, rebuilt from the indexes once per instance. */
+/** The release as the build planned it, rebuilt from the indexes once per release (CompactMemo). */
 interface Rebuilt {
   /** matrices.csv row order, as Release.matrices. */
   release: Release;
@@ -67,34 +75,28 @@ interface Rebuilt {
 /** List views whose matrices are kept per instance (the release has about 1,300). */
 const MAX_VIEWS = 64;
 
-const rebuilt = new WeakMap<EdgeIndex, Promise<Rebuilt>>();
-
-/** The first-page copies' folders (folder → the list page it copies), once per instance. */
-const copies = new WeakMap<EdgeIndex, Map<string, string>>();
-function copiesOf(index: EdgeIndex): Map<string, string> {
-  let made = copies.get(index);
-  if (!made) copies.set(index, (made = new Map(firstPageCopies(index.filterValues))));
-  return made;
+function copiesOf(source: CompactSource): Map<string, string> {
+  return (source.memo.copies ??= new Map(firstPageCopies(source.index.filterValues)));
 }
 
 function rebuild(source: CompactSource): Promise<Rebuilt> {
-  let done = rebuilt.get(source.index);
+  let done = source.memo.rebuilt;
   if (!done) {
     done = source.matrices().then((rest) => {
       const ordered = source.records.map((r) => matrixOf(r, rest.rows[r.position]));
-      const byBase = new Map<string, Matrix[]>();
-      for (const m of ordered) byBase.set(m.baseId, [...(byBase.get(m.baseId) ?? []), m]);
       return {
         release: { info: source.index.release, matrices: [...ordered].sort((a, b) => a.row - b.row) },
         ordered,
         latest: latestVersions(ordered),
         byId: new Map(ordered.map((m) => [m.matrixId, m])),
-        byBase,
+        byBase: byBaseId(ordered),
         views: new Map(),
       };
     });
-    done.catch(() => rebuilt.delete(source.index)); // a failed read is tried again
-    rebuilt.set(source.index, done);
+    done.catch(() => {
+      source.memo.rebuilt = undefined; // a failed read is tried again
+    });
+    source.memo.rebuilt = done;
   }
   return done;
 }
@@ -147,7 +149,7 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
   const { index } = source;
   // /api/v1/matrix/index.html: the list's first page for people (build.ts).
   if (dir === `${LIST}/`) return format === 'api' ? plannedAt(listDir(1), format, source) : null;
-  const copy = copiesOf(index).get(dir);
+  const copy = copiesOf(source).get(dir);
   if (copy !== undefined) return plannedAt(copy, format, source);
 
   const view = ROUTES.listPage.match(dir);
@@ -201,9 +203,8 @@ async function plannedAt(dir: string, format: FormatId, source: CompactSource): 
 function filtersOf(values: Record<string, string>, index: EdgeIndex): Filters | null {
   const filters: Filters = {};
   for (const [key, value] of Object.entries(values)) {
-    if (!(FILTER_KEYS as readonly string[]).includes(key) || !index.filterValues[key as FilterKey].includes(value)) return null;
+    if (!(FILTER_KEYS as readonly string[]).includes(key)) return null;
     filters[key as FilterKey] = value;
   }
-  const keys = Object.keys(filters);
-  return FILTER_COMBINATIONS.some((c) => c.length === keys.length && c.every((k) => keys.includes(k))) ? filters : null;
+  return isPreRenderedView(filters, index.filterValues) ? filters : null;
 }

@@ -1,7 +1,7 @@
 // JASPAR format: ">ID\tNAME", then per base "X  [" + "%6.0f" counts joined
 // by one space + " ]" (JASPAR's _print_matrix_data, format='jaspar').
 import { BASES, type Matrix } from '../dataset/types.ts';
-import { pyFixedWidth } from './numbers.ts';
+import { pyFixedWidth } from '../dataset/numbers.ts';
 import type { Format } from './types.ts';
 
 export function jasparRecord(m: Matrix): string {

@@ -1,7 +1,7 @@
 // JSON the way Django REST Framework writes it: compact (no spaces), UTF-8
 // unescaped, floats as Python prints them. U+2028/2029 are escaped, as DRF
 // does, so the text is also valid JavaScript (JSONP).
-import { pyRepr } from './numbers.ts';
+import { pyRepr } from '../dataset/numbers.ts';
 import { PyFloat, type Format, type Json } from './types.ts';
 
 export function toJson(value: Json, indent = 0): string {

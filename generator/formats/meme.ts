@@ -5,7 +5,7 @@
 // matrices with unequal column totals in the JASPAR 2018 MEME bundle), a URL
 // line and a blank line.
 import { BASES, type Matrix, type ReleaseInfo } from '../dataset/types.ts';
-import { pyFixed } from './numbers.ts';
+import { pyFixed } from '../dataset/numbers.ts';
 import type { Format } from './types.ts';
 
 export const MEME_HEADER = 'MEME version 4\n\nALPHABET= ACGT\n\nstrands: + -\n\nBackground letter frequencies\nA 0.25 C 0.25 G 0.25 T 0.25\n\n';

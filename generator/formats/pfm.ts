@@ -1,7 +1,7 @@
 // Raw PFM as the JASPAR API writes it: ">ID NAME", then one line per base of
 // "%6.2f" counts joined by one space (format='pfm').
 import { BASES, type Matrix } from '../dataset/types.ts';
-import { pyFixedWidth } from './numbers.ts';
+import { pyFixedWidth } from '../dataset/numbers.ts';
 import type { Format } from './types.ts';
 
 export function pfmRecord(m: Matrix): string {

@@ -4,7 +4,7 @@
 // by "; "), XX, "//". Checked byte for byte against the 2345 records of the
 // JASPAR 2024 TRANSFAC bundles.
 import { BASES, type Matrix, type ReleaseInfo } from '../dataset/types.ts';
-import { pyRepr } from './numbers.ts';
+import { pyRepr } from '../dataset/numbers.ts';
 import type { Format } from './types.ts';
 
 export function transfacRecord(m: Matrix, release: ReleaseInfo): string {

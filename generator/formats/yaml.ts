@@ -2,7 +2,7 @@
 // sorted at every level, sequences not indented under their key, strings
 // that look like numbers quoted ('1'), floats as Python prints them.
 import yaml from 'js-yaml';
-import { pyRepr } from './numbers.ts';
+import { pyRepr } from '../dataset/numbers.ts';
 import { PyFloat, type Format, type Json } from './types.ts';
 
 // This type replaces js-yaml's float type (same tag), so it must also read

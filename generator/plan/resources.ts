@@ -116,14 +116,20 @@ export function planResources(release: Release, base: string, layout: Layout, li
   for (const view of listViews(release)) {
     for (const pageSize of PAGE_SIZES) planned.push(...planListPages(view.matrices, pageSize, view.filters, base, layout, choices, links));
   }
-  const byBase = new Map<string, Matrix[]>();
-  for (const m of release.matrices) {
-    const list = byBase.get(m.baseId) ?? [];
-    list.push(m);
-    byBase.set(m.baseId, list);
-  }
-  for (const [baseId, matrices] of [...byBase].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) planned.push(...planBaseId(baseId, matrices, base, layout, links));
+  for (const [baseId, matrices] of [...byBaseId(release.matrices)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) planned.push(...planBaseId(baseId, matrices, base, layout, links));
   return planned;
+}
+
+/** The matrices of each base id, in the order given (planBaseId orders the versions); the edge handler's compact
+ *  rendering groups them the same way (edge/render-missing.ts). */
+export function byBaseId(matrices: readonly Matrix[]): Map<string, Matrix[]> {
+  const groups = new Map<string, Matrix[]>();
+  for (const m of matrices) {
+    const group = groups.get(m.baseId);
+    if (group === undefined) groups.set(m.baseId, [m]);
+    else group.push(m);
+  }
+  return groups;
 }
 
 /**

@@ -62,6 +62,15 @@ export function filterValues(release: Release): Record<FilterKey, string[]> {
   return values;
 }
 
+/** Whether the build pre-renders the list view of these filters: a combination of FILTER_COMBINATIONS, each
+ *  value one the release holds (`values`: filterValues). The edge handler asks it of a request (its file is the
+ *  answer) and of a compact build's missing folder (rendered as the build would have). */
+export function isPreRenderedView(filters: Filters, values: Record<FilterKey, string[]>): boolean {
+  const keys = (Object.keys(filters) as FilterKey[]).filter((k) => filters[k] !== undefined);
+  return FILTER_COMBINATIONS.some((c) => c.length === keys.length && c.every((k) => keys.includes(k)))
+    && keys.every((k) => values[k]?.includes(filters[k]!) === true);
+}
+
 /** Every pre-rendered list view, the unfiltered list first. */
 export function listViews(release: Release): ListView[] {
   const ordered = listOrder(release.matrices);

@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable, pipeline } from 'node:stream';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, createBrotliCompress, createGzip, gzip } from 'node:zlib';
-import { handle as edgeHandle, type EdgeSite } from '../edge/handler.ts';
+import { createHandler, type Handle } from '../edge/handler.ts';
 import { toJson } from '../formats/json.ts';
 import { SECURITY_HEADERS } from '../hosting/headers.ts';
 import { fileRange, fileResponses, folderSite, type FileInfo } from './files.ts';
@@ -58,12 +58,10 @@ const BROTLI_QUALITY = 5;
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-export type Handle = (request: Request, site: EdgeSite) => Promise<Response>;
-
 export interface ServerOptions {
   /** The built site or unpacked mirror. */
   dir: string;
-  /** The handler (default: the edge handler); tests pass a double. */
+  /** The handler (default: a new edge handler, createHandler()); tests pass a double. */
   handle?: Handle;
   /** Where faults of the server are written (default: stderr). */
   log?: (line: string) => void;
@@ -156,7 +154,7 @@ const etagOf = (bytes: Buffer | string) => `"${createHash('sha256').update(bytes
 
 export async function createMirrorServer(options: ServerOptions): Promise<MirrorServer> {
   const site = await folderSite(options.dir);
-  const handle = options.handle ?? edgeHandle;
+  const handle = options.handle ?? createHandler();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const compressed = new LruBytes(COMPRESSED_CACHE_BYTES);
   /** Large files' ETags by their identity (dev, inode, size, mtime): hashed once. */

@@ -5,7 +5,7 @@ import { appendFileSync, copyFileSync, readFileSync, rmSync, unlinkSync, writeFi
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatasetError, type Problem } from '../../generator/dataset/diagnostics.ts';
-import { CSV_COLUMNS, loadRelease } from '../../generator/dataset/load.ts';
+import { CSV_COLUMNS, loadRelease } from '../../generator/dataset/curated.ts';
 import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { FIXTURE_IDS, makeRelease } from '../support/fixtures.ts';
 

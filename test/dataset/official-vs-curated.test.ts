@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readReleaseInfo } from '../../generator/dataset/load.ts';
+import { readReleaseInfo } from '../../generator/dataset/release-yaml.ts';
 import { readRelease } from '../../generator/dataset/read.ts';
 import { COMPARED_FIELDS, compareReleases, describeDiff } from '../../generator/dataset/official/compare.ts';
-import { pyFixed } from '../../generator/formats/numbers.ts';
+import { pyFixed } from '../../generator/dataset/numbers.ts';
 import { BASES } from '../../generator/dataset/types.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DatasetError, type Problem } from '../../generator/dataset/diagnostics.ts';
 import { detect } from '../../generator/dataset/official/detect.ts';
 import { readRelease, releaseFileFor } from '../../generator/dataset/read.ts';
-import { loadRelease } from '../../generator/dataset/load.ts';
+import { loadRelease } from '../../generator/dataset/curated.ts';
 import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { readReleaseInfo } from '../../generator/dataset/load.ts';
+import { readReleaseInfo } from '../../generator/dataset/release-yaml.ts';
 import { JASPAR_RELEASES, jasparRelease } from '../../generator/dataset/releases.ts';
 import type { Release } from '../../generator/dataset/types.ts';
 import { indexLists, planReleases, releaseBody, type HeldRelease } from '../../generator/plan/endpoints.ts';

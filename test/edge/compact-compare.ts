@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { forgetIndexes, handle } from '../../generator/edge/handler.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
 import { ARCHIVE, ARCHIVE_SUM, MANIFEST } from '../../generator/mirror/layout.ts';
 import { turn } from '../support/run.ts';
 import { folderSite } from './folder-site.ts';
@@ -81,7 +81,7 @@ export async function compareCompact(fullDir: string, compactDir: string, { samp
     if (!inFull.has(f) || own === '_edge/index.json' || own === 'download/index.html' || own === 'index.html') continue;
     if (!readFileSync(path.join(compactDir, f)).equals(readFileSync(path.join(fullDir, f)))) result.changedKept.push(f);
   }
-  forgetIndexes();
+  const handle = createHandler();
   const site = folderSite(compactDir);
   const seen = new Map<string, number>();
   for (const file of full) {

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { forgetIndexes, handle } from '../../generator/edge/handler.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
 import { CLOUDFLARE_ASSETS, freePortInRange } from '../support/edge-servers.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT, SITE_BASE_URL, siteDataDirs } from '../support/paths.ts';
@@ -74,7 +74,6 @@ describe('compact build', () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-compact-'));
   const fixture = makeRelease();
   afterAll(() => {
-    forgetIndexes();
     rmSync(root, { recursive: true, force: true });
     rmSync(fixture, { recursive: true, force: true });
   });
@@ -104,9 +103,9 @@ describe('compact build', () => {
     const compact = path.join(root, 'small-compact');
     const file = 'api/v1/matrix/MA0004.1/index.json';
     unlinkSync(path.join(full, file));
-    forgetIndexes();
-    expect((await handle(new Request(`${SITE_BASE_URL}/${file}`), folderSite(full))).status).toBe(404);
-    forgetIndexes();
+    expect((await createHandler()(new Request(`${SITE_BASE_URL}/${file}`), folderSite(full))).status).toBe(404);
+    // A new handler: the full build's indexes are not the compact one's.
+    const handle = createHandler();
     const site = folderSite(compact);
     for (const missing of [
       'api/v1/matrix/MA9999.1/index.json', // no such matrix

@@ -13,7 +13,7 @@
 // name (cloudflareSiteView), as the engines test does.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { handle } from '../../generator/edge/handler.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
 import { ENGINES, cloudflareSiteView, startEdgeServer, type EdgeServer, type Engine } from '../support/edge-servers.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
 import { startOracle, type Oracle } from '../support/oracle.ts';
@@ -21,6 +21,9 @@ import { fetchAll, problems } from '../support/servers.ts';
 import { askEngine, engineGrid, idsOf, sameAnswer } from './engine-grid.ts';
 import { folderSite } from './folder-site.ts';
 import { DESIGN, askMirror, askOracle, judge, type Answer, type GridRequest, type Verdict } from './grid.ts';
+
+/** One handler for the file: the indexes are read once. */
+const handle = createHandler();
 
 let oracle: Oracle;
 const { oracle: ORACLE_REQUESTS, files: FILE_REQUESTS } = engineGrid();

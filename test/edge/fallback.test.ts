@@ -1,13 +1,10 @@
 // A site without the edge indexes (built before them, or unreadable): the
 // handler leaves every request to the static files instead of failing.
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { forgetIndexes, handle, type EdgeSite } from '../../generator/edge/handler.ts';
-
-afterEach(() => forgetIndexes());
+import { describe, expect, it, vi } from 'vitest';
+import { createHandler, type EdgeSite } from '../../generator/edge/handler.ts';
 
 describe('edge handler without its indexes', () => {
   it('passes the request to the static files', async () => {
-    forgetIndexes();
     const seen: string[] = [];
     const site: EdgeSite = {
       next: async (request) => {
@@ -17,14 +14,14 @@ describe('edge handler without its indexes', () => {
       readFile: async () => null,
     };
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const response = await handle(new Request('http://jaspar.test/api/v1/matrix/?search=sox'), site);
+    const response = await createHandler()(new Request('http://jaspar.test/api/v1/matrix/?search=sox'), site);
     quiet.mockRestore();
     expect(await response.text()).toBe('static');
     expect(seen).toEqual(['http://jaspar.test/api/v1/matrix/?search=sox']);
   });
   it('still answers what needs no index (an unknown format, 406)', async () => {
     const site: EdgeSite = { next: async () => new Response('static'), readFile: async () => null };
-    const response = await handle(new Request('http://jaspar.test/api/v1/matrix/?format=xml'), site);
+    const response = await createHandler()(new Request('http://jaspar.test/api/v1/matrix/?format=xml'), site);
     expect(response.status).toBe(404);
     expect(await response.text()).toBe('{"detail":"Not found."}');
   });

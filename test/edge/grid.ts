@@ -226,6 +226,7 @@ export const DESIGN = {
   apiPage: 'format=api: the mirror\'s own page for people; the JSON it shows is the service\'s',
   versionsShape: 'versions: the oracle guesses the 2018 shape (integer version, url without slash); the mirror\'s static files carry list items',
   versionsUnknown: 'versions of an unknown base id: the oracle guesses 200 with an empty list; the mirror\'s static files answer 404',
+  baseId: 'a base id without a version: the service\'s split_id finds no version (404); the mirror answers the latest version, the file its build writes there, as every host serves it',
   noSlash: 'a matrix URL without its trailing slash: the service redirects (301) to the URL with the slash; the mirror\'s static files answer it (the matrix, or 404 where the slashed URL is 404 too)',
   apiError: 'an error asked as format=api: the service shows it on its browsable page (404); the mirror answers the JSON error (404)',
   optionsText: 'OPTIONS in a text format: the service fails to render its metadata (500 HTML); the mirror answers the metadata as JSON',
@@ -266,6 +267,8 @@ export function compare(request: GridRequest, mirror: Answer, oracle: Answer): V
   if (oracle.status === 404 && oracle.type === 'text/html' && mirror.status === 404 && mirror.type === 'application/json' && shownJson(oracle.body) === mirror.body) return { kind: 'design', reason: 'apiError' };
   if (oracle.status === 500 && request.method === 'OPTIONS' && mirror.status === 200 && mirror.body.startsWith('{"name":')) return { kind: 'design', reason: 'optionsText' };
   if (oracle.status === 301 && /^\/api\/v1\/matrix\/[^/?]+(\?|$)/.test(target)) return { kind: 'design', reason: 'noSlash' };
+  const baseId = /^\/api\/v1\/matrix\/([A-Z]{2}[0-9]{4})(\.[a-z]+)?\/?(\?|$)/.exec(target);
+  if (baseId && oracle.status === 404 && mirror.status === 200 && mirror.body.includes(`${baseId[1]}.`)) return { kind: 'design', reason: 'baseId' };
   if (/\/versions(\/|\.)/.test(target)) {
     if (oracle.status === 200 && mirror.status === 404 && oracle.body.includes('"count":0')) return { kind: 'design', reason: 'versionsUnknown' };
     if (oracle.status === mirror.status && oracle.status === 200 && request.method !== 'OPTIONS') return versions(mirror, oracle);

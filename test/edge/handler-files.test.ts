@@ -4,10 +4,10 @@
 // renders the file's bytes, page 2 included: its link to page 1 keeps
 // page=1, as the file carries it (the spec; DRF drops it).
 // With the files present it serves them (the same bytes, through next()).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
+import { createHandler, type EdgeSite } from '../../generator/edge/handler.ts';
 import { FORMAT_IDS, type FormatId } from '../../generator/formats/registry.ts';
 import { PAGE_SIZES, indexDir, indexQueryUrl, listDir, listQueryUrl, outputPath, type Filters } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
@@ -15,6 +15,9 @@ import { problems } from '../support/servers.ts';
 import { folderSite } from './folder-site.ts';
 import { sharedRelease } from '../support/release.ts';
 import type { Matrix } from '../../generator/dataset/types.ts';
+
+/** One handler for the file: the indexes are read once. */
+const handle = createHandler();
 
 interface Case { format: FormatId; pageSize: number; filters: Filters; pages: number[] }
 
@@ -113,5 +116,30 @@ describe('edge handler and the pre-rendered files', () => {
       expect(file.count, `${JSON.stringify(filters)}: the file holds what the service answers`).toBe(service);
       expect(body.count, JSON.stringify(filters)).toBe(service);
     }
+  });
+
+  it('answers a base id without a version with the file the build writes there (its latest version), as every host serves it', async () => {
+    // Apache passes such a path (a folder, no file) to the Node server: the handler's answer must be the file's (issue 19, stop 23).
+    const siteDir = inject('siteDir');
+    const site = folderSite(siteDir);
+    const wrong: string[] = [];
+    // MA0139 (2024), MA2593 (only JASPAR 2026 has it: its files lie at the root).
+    for (const baseId of ['MA0139', 'MA2593']) {
+      for (const format of FORMAT_IDS) {
+        const dir = `api/v1/matrix/${baseId}/`;
+        // BED only where the latest version has binding sites.
+        if (!existsSync(path.join(siteDir, outputPath(dir, format)))) continue;
+        const file = readFileSync(path.join(siteDir, outputPath(dir, format)), 'utf8');
+        for (const target of [`${SITE_BASE_URL}/${dir}?format=${format}`, ...(format === 'api' || format === 'bed' ? [] : [`${SITE_BASE_URL}/api/v1/matrix/${baseId}.${format}`])]) {
+          const response = await handle(new Request(target), site);
+          const body = await response.text();
+          if (response.status !== 200 || body !== file) wrong.push(`${target}: status ${response.status}, ${body === file ? 'the file' : 'not the file'}`);
+        }
+      }
+    }
+    expect(wrong, problems(wrong)).toEqual([]);
+    // A base id the site has no version of: the service's "Not found.".
+    const unknown = await handle(new Request(`${SITE_BASE_URL}/api/v1/matrix/MA9999/?format=json`), site);
+    expect([unknown.status, await unknown.text()]).toEqual([404, '{"detail":"Not found."}']);
   });
 });

@@ -5,12 +5,15 @@
 // generator/server/) over HTTP. Prints the grid's summary: same, by design
 // (each reason), refused (each reason), different. "different" must be 0.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { handle } from '../../generator/edge/handler.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
 import { startOracle, type Oracle } from '../support/oracle.ts';
 import { fetchAll, problems, startSiteServer } from '../support/servers.ts';
 import { folderSite } from './folder-site.ts';
 import { DESIGN, askMirror, askOracle, grid, judge, type GridRequest, type Verdict } from './grid.ts';
+
+/** One handler for the file: the indexes are read once. */
+const handle = createHandler();
 
 let oracle: Oracle;
 const site = () => folderSite(inject('siteDir'));

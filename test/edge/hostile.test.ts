@@ -11,10 +11,13 @@ import { readFileSync } from 'node:fs';
 import nodePath from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, inject, it } from 'vitest';
-import { handle, type EdgeSite } from '../../generator/edge/handler.ts';
+import { createHandler, type EdgeSite } from '../../generator/edge/handler.ts';
 import { EMPTY_LIST_DIR, outputPath } from '../../generator/routes/urls.ts';
 import { SITE_BASE_URL } from '../support/paths.ts';
 import { folderSite } from './folder-site.ts';
+
+/** One handler for the file: the indexes are read once. */
+const handle = createHandler();
 
 const RUNS = Number(process.env.EDGE_FUZZ_RUNS ?? 400);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);

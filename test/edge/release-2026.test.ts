@@ -9,9 +9,12 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { handle } from '../../generator/edge/handler.ts';
+import { createHandler } from '../../generator/edge/handler.ts';
 import { PROJECT_ROOT, SITE_BASE_URL } from '../support/paths.ts';
 import { folderSite } from './folder-site.ts';
+
+/** One handler for the file: the indexes are read once. */
+const handle = createHandler();
 
 const siteDir = inject('siteDir');
 const site = folderSite(siteDir);

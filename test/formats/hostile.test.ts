@@ -18,7 +18,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSite } from '../../generator/build.ts';
 import { DatasetError, oneLine } from '../../generator/dataset/diagnostics.ts';
-import { FORBIDDEN_CHARACTER } from '../../generator/dataset/load.ts';
+import { FORBIDDEN_CHARACTER } from '../../generator/dataset/text.ts';
 import { HOSTILE, baseFiles, writeFiles } from '../fuzz/corrupt.ts';
 import { parseTags, type Files } from '../fuzz/oracle.ts';
 import { FUZZ_BASE_URL, diagnosticFaults, runCase } from '../fuzz/run.ts';
@@ -26,7 +26,7 @@ import { FUZZ_BASE_URL, diagnosticFaults, runCase } from '../fuzz/run.ts';
 const IDS = ['MA0004.1', 'MA0014.2', 'MA1972.1'];
 const TARGET = 'MA0014.2'; // has a BED file: the bed format shows its name too
 const TEXT_COLUMNS = ['name', 'data_type', 'source', 'comment'] as const;
-/** Name URL path segments and bundle files: identifiers only (see generator/dataset/load.ts). */
+/** Name URL path segments and bundle files: identifiers only (see generator/dataset/text.ts). */
 const IDENTIFIER_COLUMNS = ['collection', 'tax_group'] as const;
 const LIST_COLUMNS = ['tf_class', 'tf_family', 'species', 'uniprot_ids', 'pubmed_ids'] as const;
 

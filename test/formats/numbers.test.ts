@@ -1,7 +1,7 @@
 // Expected strings printed by CPython 3.11: repr(float(x)), '%.0f', '%.2f', '%.6f'.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pyFixed, pyFixedExact, pyFixedWidth, pyRepr } from '../../generator/formats/numbers.ts';
+import { pyFixed, pyFixedExact, pyFixedWidth, pyRepr } from '../../generator/dataset/numbers.ts';
 
 describe('pyRepr (Python repr of a float)', () => {
   it.each([

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASES, type Matrix, type Pfm } from '../../generator/dataset/types.ts';
 import { MEME_HEADER } from '../../generator/formats/meme.ts';
-import { pyFixed } from '../../generator/formats/numbers.ts';
+import { pyFixed } from '../../generator/dataset/numbers.ts';
 import { renderDetail, sharedRelease } from '../support/release.ts';
 
 interface Parsed {

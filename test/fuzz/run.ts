@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { planSite } from '../../generator/build.ts';
 import { DatasetError, formatProblems, type Problem } from '../../generator/dataset/diagnostics.ts';
-import { loadRelease } from '../../generator/dataset/load.ts';
+import { loadRelease } from '../../generator/dataset/curated.ts';
 import { releaseInfo } from '../support/release.ts';
 import type { Expectation } from './corrupt.ts';
 import { checkSite, compareRelease, referenceRelease, type Files, type ReadSite } from './oracle.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { headerRules, printHeaders } from '../../generator/hosting/headers.ts';
 import { RULE_BUDGET, errorFiles, placeholderClash, printRedirects, redirectRules, type RedirectRule } from '../../generator/hosting/rules.ts';
-import { routingInput } from '../../generator/plan/api-extras.ts';
+import { routingInput } from '../../generator/docs/api-extras.ts';
 import { defaultPageCount } from '../../generator/plan/resources.ts';
 import { chooseLayout } from '../../generator/routes/shard.ts';
 import { syntheticMatrices } from '../../scripts/synthetic-release.ts';

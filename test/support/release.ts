@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { loadRelease, readReleaseInfo } from '../../generator/dataset/load.ts';
+import { loadRelease } from '../../generator/dataset/curated.ts';
+import { readReleaseInfo } from '../../generator/dataset/release-yaml.ts';
 import type { Matrix, Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { FORMATS, type FormatId } from '../../generator/formats/registry.ts';
 import type { FormatContext, Resource } from '../../generator/formats/types.ts';

@@ -16,7 +16,7 @@
 import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
 import { ReleaseFolder } from '../files.ts';
 import path from 'node:path';
-import { MATRIX_ID } from '../load.ts';
+import { MATRIX_ID } from '../text.ts';
 import { METADATA_COLUMNS } from './parse.ts';
 
 export type Kind = 'jaspar' | 'meme' | 'transfac';

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { DatasetError, ProblemList } from '../diagnostics.ts';
 import { ReleaseFolder } from '../files.ts';
-import { readText } from '../load.ts';
+import { readText } from '../text.ts';
 import type { ReleaseInfo } from '../types.ts';
 import { detect, type Detected } from './detect.ts';
 import { mergeOfficial, releaseYear, type OfficialRelease, type OlderRelease, type ParsedBundle } from './merge.ts';

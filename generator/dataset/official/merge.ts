@@ -13,8 +13,9 @@
 // counts never do.
 import { BASES, type Matrix, type Pfm, type Release, type ReleaseInfo, type Species } from '../types.ts';
 import { DatasetError, ProblemList } from '../diagnostics.ts';
-import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, plain, q, readBed } from '../load.ts';
-import { pyFixed } from '../../formats/numbers.ts';
+import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, plain, q } from '../text.ts';
+import { readBed } from '../bed.ts';
+import { pyFixed } from '../numbers.ts';
 import type { BundleFile, Detected } from './detect.ts';
 import type { CountRecord, MemeRecord, MetadataRow } from './parse.ts';
 

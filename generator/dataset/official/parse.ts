@@ -4,7 +4,7 @@
 // what, fix) without stopping: merge.ts decides what the records mean together.
 import { BASES, type Pfm } from '../types.ts';
 import type { ProblemList } from '../diagnostics.ts';
-import { countProblem, q } from '../load.ts';
+import { countProblem, q } from '../text.ts';
 
 export interface Located {
   /** The file as shown in messages (relative to the working folder). */

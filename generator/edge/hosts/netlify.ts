@@ -1,7 +1,7 @@
 // Netlify Edge Functions adapter: the handler as an edge function
 // (netlify/edge-functions/jaspar.ts). Web APIs only; it runs on Netlify's
 // Deno-based edge runtime, and under `netlify dev` on the same runtime
-// (Deno + Netlify's bootstrap, see generator/edge/hosts/netlify-dev.ts).
+// (Deno + Netlify's bootstrap, see generator/edge/hosts/local-engines.ts).
 //
 // - next(): context.next() continues to the redirects, headers and static
 //   files of the deploy. Given another Request than the incoming one it is

@@ -1,4 +1,6 @@
-// Number printing the way JASPAR's Python code prints numbers.
+// Number printing the way JASPAR's Python code prints numbers. In dataset/,
+// the lowest folder: the readers check a full-precision count against the
+// .jaspar file's "{:6.0f}" of it, and every format prints with it.
 //
 // JASPAR renders counts with str(float) (TRANSFAC), "{:6.0f}" (jaspar),
 // "{:6.2f}" (pfm) and "{:.6f}" (MEME). Python rounds a value that lies exactly

@@ -2,16 +2,18 @@
 // the JSON error bodies the rules point at, copies of the index lists' first
 // pages in their endpoint folders (so /api/v1/species/ works on any static
 // server), the OpenAPI description and the documentation page.
+// In docs/, above plan/ and beside hosting/ (test/write/folder-graph.test.ts):
+// it joins the documentation with the error bodies the host rules point at.
 import yaml from 'js-yaml';
 import type { Release } from '../dataset/types.ts';
-import { docsPage } from '../docs/page.ts';
-import { openApi, openApiDocument } from '../docs/openapi.ts';
+import { docsPage } from './page.ts';
+import { openApi, openApiDocument } from './openapi.ts';
 import { FORMATS } from '../formats/registry.ts';
 import type { FormatContext } from '../formats/types.ts';
 import { errorFiles, type RoutingInput } from '../hosting/rules.ts';
-import { firstPageCopies } from './endpoints.ts';
-import { formatsOf, withFormat, type PlannedResource } from './resources.ts';
-import { filterValues } from './views.ts';
+import { firstPageCopies } from '../plan/endpoints.ts';
+import { formatsOf, withFormat, type PlannedResource } from '../plan/resources.ts';
+import { filterValues } from '../plan/views.ts';
 import { DOCS_DIR, OPENAPI_JSON, OPENAPI_YAML, basePathOf, outputPath } from '../routes/urls.ts';
 import { shardsOf, type Layout } from '../routes/shard.ts';
 

@@ -5,8 +5,8 @@ import type { Release } from '../dataset/types.ts';
 import type { FormatContext } from '../formats/types.ts';
 import type { Layout } from '../routes/shard.ts';
 import { DOWNLOADS_SCRIPT, downloadsPage } from '../pages/downloads.ts';
-import { type BulkFile, bulkFiles } from '../mirror/bulk.ts';
-import { DOWNLOADS, DOWNLOADS_JS, rel } from '../mirror/layout.ts';
+import { type BulkFile, bulkFiles } from './bulk.ts';
+import { DOWNLOADS, DOWNLOADS_JS, rel } from './layout.ts';
 
 /** [output path, content] of every file the mirror adds to the site; the bulk files as functions that render them when written. `archive`: false in a compact build, which has none. */
 export function* downloadFiles(release: Release, base: string, layout: Layout, context: FormatContext, { archive = true } = {}): Generator<[string, string | (() => string)]> {
