@@ -25,7 +25,7 @@ import { heldRelease, planEndpoints, type HeldRelease } from './plan/endpoints.t
 import { defaultPageCount, planBaseId, planListPages, planResources, withFormat } from './plan/resources.ts';
 import {
   DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FAVICON, HOME, LIST, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, outputPath, sitesPath, normaliseBaseUrl,
-  listUrl, type LinkStyle,
+  listUrl, ROUTES, type LinkStyle,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
@@ -186,10 +186,10 @@ function withSiteNotes(inputs: ReleaseInput[], main: ReleaseInput, root: string)
   });
 }
 
-/** Output folder (relative) of a release that is not the default one: its whole API under /releases/<year>/. */
-export const releasePrefix = (year: number) => `${RELEASES_DIR.slice(1)}${year}/`;
-/** The path that release's site lies under ("/releases/2026"). */
-const releasePath = (year: number) => `/${releasePrefix(year).slice(0, -1)}`;
+/** The path a release that is not the default one lies under ("/releases/2026": its whole site, routes/paths.ts). */
+const releasePath = (year: number) => ROUTES.releaseSite.build({ year });
+/** Its output folder (relative). */
+export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
 
 /** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
 export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {

@@ -26,6 +26,18 @@ export type Part =
 /** A path template as the host printers take it: literal text and named slots. */
 export type Template = (string | { slot: string })[];
 
+/** Variants of a route's regular expression, for a matcher that takes more than the paths the route builds. */
+export interface RegexOptions {
+  /** A folder also without its trailing slash (as Netlify's rules and the service's redirect take it). */
+  optionalSlash?: boolean;
+  /** Other patterns for some parameters (a handler that checks the value itself takes any segment). */
+  params?: Readonly<Record<string, string>>;
+  /** DRF's format suffix: the path without its trailing slash, a dot, this pattern (the format names) as the group "suffix", an optional slash; `slashBefore`: a slash may come before the dot too. */
+  suffix?: { pattern: string; slashBefore?: boolean };
+  /** The path only as the start of longer ones: the rest (from its "/") as the group "rest", or nothing. */
+  prefix?: boolean;
+}
+
 export interface CompiledRoute {
   /** The pattern as written ("/api/v1/matrix/{shard}{matrix_id}/"). */
   source: string;
@@ -35,7 +47,7 @@ export interface CompiledRoute {
   /** The path of these values; an optional part is left out when a value of it is undefined. A pattern with {shard} needs the layout. */
   build(values: Readonly<Record<string, string | number | undefined>>, layout?: Layout): string;
   /** The regular expression of the paths it builds in this layout, anchored, one named group per parameter (shards unnamed). */
-  regex(layout?: Layout, options?: { optionalSlash?: boolean }): RegExp;
+  regex(layout?: Layout, options?: RegexOptions): RegExp;
   /** The values of a path it builds, or null (a path that matches the regular expression but is not the one its values build, too). */
   match(path: string, layout?: Layout): Record<string, string> | null;
 }
@@ -116,18 +128,20 @@ export function compileRoute(source: string, patterns: Readonly<Record<string, s
     return out;
   };
   const regexes = new Map<string, RegExp>();
-  const regex = (layout?: Layout, options: { optionalSlash?: boolean } = {}): RegExp => {
-    const key = `${layout ? `${layout.idFolders}:${layout.logos}:${layout.shard}` : '-'}:${options.optionalSlash ? 1 : 0}`;
+  const regex = (layout?: Layout, options: RegexOptions = {}): RegExp => {
+    const key = `${layout ? `${layout.idFolders}:${layout.logos}:${layout.shard}` : '-'}:${JSON.stringify(options)}`;
     let found = regexes.get(key);
     if (found) return found;
     const source_ = (list: readonly Part[]): string => list.map((p) => {
       if ('text' in p) return escape(p.text);
-      if ('param' in p) return `(?<${p.param}>${p.pattern})`;
+      if ('param' in p) return `(?<${p.param}>${options.params?.[p.param] ?? p.pattern})`;
       if ('shard' in p) return needsLayout(layout)[p.by] ? `[^/]{${layout!.shard}}/` : '';
       return `(?:${source_(p.optional)})?`;
     }).join('');
     let body = source_(parts);
-    if (options.optionalSlash && body.endsWith('/')) body = `${body.slice(0, -1)}/?`;
+    if (options.suffix) body = `${body.replace(/\/$/, '')}${options.suffix.slashBefore ? '/?' : ''}\\.(?<suffix>${options.suffix.pattern})/?`;
+    else if (options.optionalSlash && body.endsWith('/')) body = `${body.slice(0, -1)}/?`;
+    if (options.prefix) body = `${body}(?<rest>/.*)?`;
     found = new RegExp(`^${body}$`);
     regexes.set(key, found);
     return found;

@@ -92,7 +92,7 @@ export const PATTERNS = {
   listPage: `${LIST}/[collection/{collection}/][tax_group/{tax_group}/][tax_id/{tax_id}/][version/{version}/][page_size/{page_size}/]page/{page}/`,
   indexPage: `${API}/{endpoint}/[page_size/{page_size}/]page/{page}/`,
   /** Another release's whole site (release=<year> is routed there). */
-  releaseSite: '/releases/{year}',
+  releaseSite: `${RELEASES_DIR}{year}`,
 } as const;
 export type PatternName = keyof typeof PATTERNS;
 
