@@ -11,9 +11,9 @@
 // of the id that follows it ("MA/" when sharded by two characters, "" when
 // flat; see shard.ts). The output folder of a format is dir + files[format].
 import { FORMAT_IDS, FORMATS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
-import { compileRoute, type CompiledRoute } from './compile.ts';
+import { compileRoute, partAround, type CompiledRoute } from './compile.ts';
 import type { Layout } from './shard.ts';
-import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, FILTER_KEYS, NOT_FOUND_PEOPLE, OPENAPI_JSON, OPENAPI_YAML, PAGE_SIZES, PARAM_PATTERNS, PATTERNS, errorPaths, fileName, type FilterKey, type PatternName } from './urls.ts';
+import { API, DEFAULT_PAGE_SIZE, DOCS_DIR, FILTER_KEYS, NOT_FOUND_PEOPLE, OPENAPI_JSON, OPENAPI_YAML, PAGE_SIZES, PARAM_PATTERNS, PATTERNS, ROUTES, errorPaths, fileName, type FilterKey, type PatternName } from './urls.ts';
 
 /** Formats of resources that are not matrices: the real service's text formats print matrices only. */
 export const INDEX_FORMATS: readonly FormatId[] = ['api', 'json', 'jsonp', 'yaml'];
@@ -124,6 +124,14 @@ export interface RouteTable {
 /** The folder of the matrix list filtered by one key, page aside, as the list view pattern nests it ("/api/v1/matrix/collection/{collection}/"). */
 const filteredList = (key: FilterKey) => PATTERNS.listView.replace(/\[([^\]]*)\]/g, (_, inner: string) => (inner.includes(`{${key}}`) ? inner : ''));
 
+/** The list view's folders as templates, read off its pattern (paths.ts); every filter's folder has one shape. */
+const LIST_VIEW: RouteTable['listView'] = (() => {
+  const shape = (key: string) => partAround(ROUTES.listView, key).join('{value}');
+  const filter = shape(FILTER_KEYS[0]).replace(FILTER_KEYS[0], '{key}');
+  for (const key of FILTER_KEYS) if (shape(key) !== filter.replace('{key}', key)) throw new Error(`routes/paths.ts: the folder of ${key} is not "${filter}" as the other filters'`);
+  return { filter, pageSize: partAround(ROUTES.listView, 'page_size').join('{size}'), page: partAround(ROUTES.listPage, 'page').join('{page}') };
+})();
+
 const LIST_QUERY = ['format', 'page', 'page_size', 'release', ...FILTER_KEYS] as const;
 const INDEX_QUERY = ['format', 'page', 'page_size', 'release'] as const;
 
@@ -180,7 +188,7 @@ export function routeTable(layout: Layout, root = ''): RouteTable {
     viewFormatSizes: VIEW_FORMAT_SIZES,
     filters: FILTER_KEYS,
     filterCombinations: FILTER_COMBINATIONS,
-    listView: { filter: '{key}/{value}/', pageSize: 'page_size/{size}/', page: 'page/{page}/' },
+    listView: LIST_VIEW,
     unsupportedParams: UNSUPPORTED_PARAMS,
     errors: { notFound: `${root}${errorPaths.notFound}`, invalidPage: `${root}${errorPaths.invalidPage}`, unsupported: `${root}${API}/errors/unsupported/{what}.json` },
     routes,
