@@ -3,6 +3,7 @@ import { FORMAT_IDS } from '../../generator/formats/registry.ts';
 import { FLAT, type Layout } from '../../generator/routes/shard.ts';
 import {
   detailDir, detailUrl, fileName, listDir, listQueryUrl, pageHref, logoPath, logoUrl, normaliseBaseUrl, outputPath, pathUrl, sitesUrl, versionsDir, versionsUrl,
+  filteredListUrl, indexQueryUrl, indexUrl, listUrl, releaseUrl,
 } from '../../generator/routes/urls.ts';
 
 const BASE = 'https://mirror.example.org';
@@ -18,6 +19,34 @@ describe('query URLs carried in bodies', () => {
     [sitesUrl(BASE, 'MA0014.2'), 'https://mirror.example.org/download/bed_files/MA0014.2.bed'],
   ])('%s', (actual, expected) => {
     expect(actual).toBe(expected);
+  });
+});
+
+describe('links in bodies, by style (--links query|path)', () => {
+  const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
+  it.each([
+    [listQueryUrl(BASE, 'yaml', 3, 25, { collection: 'CORE', version: 'latest' }), `${BASE}/api/v1/matrix?collection=CORE&format=yaml&page=3&page_size=25&version=latest`],
+    [listQueryUrl(BASE, 'yaml', 3, 25, { collection: 'CORE', version: 'latest' }, 'path'), `${BASE}/api/v1/matrix/collection/CORE/version/latest/page_size/25/page/3/index.yaml`],
+    [listQueryUrl(BASE, 'api', 2, 10, {}, 'path'), `${BASE}/api/v1/matrix/page/2/`],
+    [indexQueryUrl(BASE, 'species', 'json', 2), `${BASE}/api/v1/species/?format=json&page=2`],
+    [indexQueryUrl(BASE, 'species', 'jsonp', 2, 100, 'path'), `${BASE}/api/v1/species/page_size/100/page/2/index.js`],
+    [detailUrl(BASE, 'MA0004.1', 'path', SHARDED), `${BASE}/api/v1/matrix/MA/MA0004.1/index.json`],
+    [versionsUrl(BASE, 'MA0004', 'path', FLAT), `${BASE}/api/v1/matrix/MA0004/versions/index.json`],
+    [indexUrl(BASE, 'taxon'), `${BASE}/api/v1/taxon/`],
+    [indexUrl(BASE, 'taxon', 'path'), `${BASE}/api/v1/taxon/page/1/index.json`],
+    [filteredListUrl(BASE, 'collection', 'CORE'), `${BASE}/api/v1/collections/CORE/`],
+    [filteredListUrl(BASE, 'tax_id', '9606', 'query', 'query'), `${BASE}/api/v1/matrix/?tax_id=9606`],
+    [filteredListUrl(BASE, 'tax_id', '9606', 'path'), `${BASE}/api/v1/matrix/tax_id/9606/page/1/index.json`],
+    [releaseUrl(BASE, 2024), `${BASE}/api/v1/releases/2024/`],
+    [releaseUrl(BASE, 2024, 'path'), `${BASE}/api/v1/releases/2024/index.json`],
+    [listUrl(BASE), `${BASE}/api/v1/matrix/`],
+    [listUrl(BASE, 'path'), `${BASE}/api/v1/matrix/page/1/index.json`],
+  ])('%s', (actual, expected) => {
+    expect(actual).toBe(expected);
+  });
+
+  it('asks for the layout to link a file in path style', () => {
+    expect(() => detailUrl(BASE, 'MA0004.1', 'path')).toThrow(/layout/);
   });
 });
 
