@@ -4,7 +4,8 @@
 // the bodies' links (an index list's item, then `next` to the end) gets every
 // matrix of a filtered list once, in the format it started with; with query
 // links the same client gets the folder's page for people (200 text/html),
-// which is what http-server answers any query URL with.
+// which is what http-server answers any query URL with. The edge handler
+// over a compact path build renders every missing file as the full one has it.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { makeRelease } from '../support/fixtures.ts';
 import { SITE_BASE_URL, dataDir } from '../support/paths.ts';
 import { buildOk } from '../support/run.ts';
 import { get, startHttpServer, type RunningServer } from '../support/servers.ts';
+import { compareCompact } from '../edge/compact-compare.ts';
 
 // About 100 matrices over both collections and every taxonomic group: filtered lists of several pages.
 const rows = readFileSync(path.join(dataDir(), 'matrices.csv'), 'utf8').split('\n').slice(1).filter((l) => l !== '');
@@ -110,4 +112,13 @@ describe('--links path on http-server', () => {
     const again = await get(`${origin}/api/v1/matrix/collection/CORE/page/1/index.json?page=2`);
     expect(again.body.equals(readFileSync(path.join(sites.query.dir, 'api/v1/matrix/collection/CORE/page/1/index.json')))).toBe(true);
   });
+
+  it('the edge handler over a compact --links path build renders every file of the full one, path links included', async () => {
+    const compact = path.join(root, 'compact');
+    await buildOk(['--data', data, '--out', compact, '--base-url', SITE_BASE_URL, '--links', 'path', '--profile', 'compact']);
+    const c = await compareCompact(sites.path.dir, compact);
+    expect(c.compared).toBeGreaterThan(5000);
+    expect(c.different).toEqual([]);
+    expect(c.extra).toEqual([]);
+  }, 300_000);
 });
