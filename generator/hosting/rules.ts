@@ -88,8 +88,9 @@
 import { INDEX_FORMATS, JASPAR_RELEASE_YEARS, SITES_FORMATS, VIEW_FORMAT_SIZES, FILTER_COMBINATIONS } from '../routes/table.ts';
 import { FORMAT_IDS, DEFAULT_FORMAT, type FormatId } from '../formats/registry.ts';
 import { FLAT, type Layout } from '../routes/shard.ts';
+import type { CompiledRoute } from '../routes/compile.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, detailDir, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
+  API, DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, ROOT_DIR, ROUTES, detailDir, errorPaths, fileName, indexDir, listDir, outputPath, releaseDir,
   queryString, sitesApiDir, unsupportedPath, versionsDir, type FilterKey, type Filters,
 } from '../routes/urls.ts';
 
@@ -258,6 +259,9 @@ function listFamilyRules(family: ListFamily): RedirectRule[] {
   return [...errors, ...data];
 }
 
+/** A route's public path with Netlify placeholders as its values, without the trailing slash (a rule matches both). */
+const netlifyPath = (route: CompiledRoute, placeholders: Record<string, string>) => route.build(placeholders).replace(/\/$/, '');
+
 export function redirectRules(input: RoutingInput): RedirectRule[] {
   const rules: RedirectRule[] = [];
   const rewrite = (query: Query | undefined, to: string, from: string): RedirectRule =>
@@ -304,8 +308,8 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
   // The matrix list first (netlify dev walks the rules in order for every request).
   rules.push(...listFamilyRules({ from: LIST, combos: FILTER_COMBINATIONS, dir: matrixDir, formats: FORMAT_IDS, exactDefault: { pageCount: input.pageCount }, aliases: true }));
   // The matrices of one collection, taxonomic group or species: the filtered lists.
-  for (const [endpoint, pathFilter] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
-    const from = `${API}/${endpoint}/:${pathFilter}`;
+  for (const [route, pathFilter] of [['collection', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
+    const from = netlifyPath(ROUTES[route], { [pathFilter]: `:${pathFilter}` });
     guards(from);
     rules.push(...listFamilyRules({
       from,
@@ -337,8 +341,8 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
     rules.push(error({ format: ':format' }, errorPaths.notFound, from));
     rules.push(rewrite(undefined, `${dir}${fileName(DEFAULT_FORMAT)}`, from));
   };
-  keyed(`${API}/releases/:key`, releaseDir(':key'), INDEX_FORMATS);
-  keyed(`${API}/sites/:id`, sitesApiDir(':id'), SITES_FORMATS, 'sites-format');
+  keyed(netlifyPath(ROUTES.release, { release: ':key' }), releaseDir(':key'), INDEX_FORMATS);
+  keyed(netlifyPath(ROUTES.sites, { matrix_id: ':id' }), sitesApiDir(':id'), SITES_FORMATS, 'sites-format');
   if (layout.idFolders) {
     // Sharded ids (routes/shard.ts): Netlify cannot cut a path segment, so
     // each shard is matched by its prefix and the rest of the path is the
@@ -350,8 +354,8 @@ export function redirectRules(input: RoutingInput): RedirectRule[] {
       keyed(`${LIST}/${shard}*`, `${LIST}/${shard}/${shard}:splat/`, FORMAT_IDS);
     }
   } else {
-    keyed(`${LIST}/:id/versions`, versionsDir(layout, ':id'), FORMAT_IDS);
-    keyed(`${LIST}/:id`, detailDir(layout, ':id'), FORMAT_IDS);
+    keyed(netlifyPath(ROUTES.versions, { base_id: ':id' }), versionsDir(layout, ':id'), FORMAT_IDS);
+    keyed(netlifyPath(ROUTES.detail, { matrix_id: ':id' }), detailDir(layout, ':id'), FORMAT_IDS);
   }
 
   // The API root: /api/v1 only (a rule for "/api/v1" also matches "/api/v1/").
