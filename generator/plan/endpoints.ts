@@ -10,8 +10,8 @@ import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resource
 import { paginate } from '../routes/paginate.ts';
 import type { Layout } from '../routes/shard.ts';
 import {
-  API, DEFAULT_PAGE_SIZE, DOCS_DIR, LIST, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, listDir, indexRequest, queryString, indexQueryUrl, indexUrl, pageHref, pathUrl,
-  releaseDir, sitesApiDir, sitesUrl, filteredListUrl, listUrl, releaseUrl, type FilterKey, type LinkStyle,
+  DEFAULT_PAGE_SIZE, DOCS_DIR, OPENAPI_JSON, PAGE_SIZES, ROOT_DIR, apiPageUrl, detailDir, indexDir, listDir, indexRequest, indexQueryUrl, indexUrl, pageHref, pathUrl,
+  releaseDir, sitesApiDir, sitesUrl, filteredListUrl, listUrl, releaseUrl, ROUTES, type FilterKey, type LinkStyle,
 } from '../routes/urls.ts';
 import { filterValues, latestVersions } from './views.ts';
 
@@ -299,9 +299,9 @@ export function planSites(release: Release, base: string, layout: Layout): Plann
  * that any static server answers it; Netlify's rules answer its queries.
  */
 export function firstPageCopies(values: Record<FilterKey, string[]>): [into: string, from: string][] {
-  const copies: [string, string][] = ['collections', 'taxon', 'species', 'releases'].map((endpoint) => [`${API}/${endpoint}/`, indexDir(endpoint, 1)]);
-  for (const [endpoint, key] of [['collections', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
-    for (const value of values[key]) copies.push([`${API}/${endpoint}/${value}/`, listDir(1, DEFAULT_PAGE_SIZE, { [key]: value })]);
+  const copies: [string, string][] = ['collections', 'taxon', 'species', 'releases'].map((endpoint) => [ROUTES.index.build({ endpoint }), indexDir(endpoint, 1)]);
+  for (const [route, key] of [['collection', 'collection'], ['taxon', 'tax_group'], ['species', 'tax_id']] as const) {
+    for (const value of values[key]) copies.push([ROUTES[route].build({ [key]: value }), listDir(1, DEFAULT_PAGE_SIZE, { [key]: value })]);
   }
   return copies;
 }
