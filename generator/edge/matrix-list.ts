@@ -33,8 +33,8 @@ export async function list(ctx: Ctx): Promise<Response> {
       from = select(from, selectionOf((k) => (k === key ? value : undefined)));
       if (from.length === 0) return error(request, 404, NOT_FOUND, callback);
     }
-    // The query's filters over what the path left (version=latest among those).
-    records = select(from, selectionOf(get));
+    // The query's filters over what the path left (version=latest among those); the whole list's sorts are kept.
+    records = select(from, selectionOf(get), from === state.records ? state.sorts : undefined);
   } catch (e) {
     if (e instanceof BadParameter) return error(request, 400, e.message, callback);
     throw e;

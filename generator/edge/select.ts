@@ -86,8 +86,11 @@ function orderOf(text: string | undefined): OrderTerm[] {
 }
 
 
-/** The records a selection keeps, in its order; `records` in list order. */
-export function select(records: readonly Record_[], s: Selection): Record_[] {
+/** Sorted copies of one record list by order key, kept by the list's holder (the handler's state: its whole list). */
+export type Sorts = Map<string, Record_[]>;
+
+/** The records a selection keeps, in its order; `records` in list order; `sorts`: the sorted copies of `records` kept so far. */
+export function select(records: readonly Record_[], s: Selection, sorts: Sorts = new Map()): Record_[] {
   // Needles folded once; the records carry folded copies of what they are matched on.
   const name = s.name === undefined ? undefined : asciiLower(s.name);
   const search = s.search === undefined ? undefined : asciiLower(s.search);
@@ -112,11 +115,9 @@ export function select(records: readonly Record_[], s: Selection): Record_[] {
     kept = kept.filter((r) => newest.get(r.baseId) === r.version);
   }
   if (s.order.length === 0) return kept;
-  // The whole list sorted once per order (per instance), then what was kept
+  // The whole list sorted once per order (per handler), then what was kept
   // taken in that order: a sort per request cost ~10 ms for 5,278 records.
   const key = s.order.map((t) => `${t.descending ? '-' : ''}${t.field}`).join(',');
-  let sorts = SORTED.get(records);
-  if (!sorts) SORTED.set(records, (sorts = new Map()));
   let all = sorts.get(key);
   if (!all) {
     if (sorts.size >= MAX_SORTS) sorts.clear();
@@ -126,8 +127,7 @@ export function select(records: readonly Record_[], s: Selection): Record_[] {
   return kept.length === records.length ? all : all.filter((r) => keep.has(r));
 }
 
-/** Sorted copies of a record list (the instance's whole list) by order key; bounded, order keys come from requests. */
-const SORTED = new WeakMap<readonly Record_[], Map<string, Record_[]>>();
+/** Sorted copies kept of a list: bounded, order keys come from requests. */
 const MAX_SORTS = 32;
 
 function compareField(a: Record_, b: Record_, field: OrderTerm['field']): number {

@@ -7,6 +7,7 @@ import type { FormatContext, Json } from '../formats/types.ts';
 import { detailDir, logoPath, pageHref } from '../routes/urls.ts';
 import { INDEX_PATH, MATRICES_PATH, parseIndex, parseMatrices, recordsOf, type EdgeIndex, type EdgeMatrices, type Record_ } from './indexes.ts';
 import type { CompactMemo } from './render-missing.ts';
+import type { Sorts } from './select.ts';
 import type { EdgeSite } from './site.ts';
 
 export interface Loaded {
@@ -20,6 +21,8 @@ export interface Loaded {
   matrices?: Promise<EdgeMatrices>;
   /** Items of each index list (endpoint → items), read when first asked for (index-lists.ts). */
   indexItems: Map<string, Promise<Json[]>>;
+  /** The whole list sorted by each order asked (select.ts). */
+  sorts: Sorts;
   /** What a compact build's rendering derives from the indexes (render-missing.ts). */
   compact: CompactMemo;
 }
@@ -54,6 +57,7 @@ export function releases(): Releases {
         context: { release: index.release, logoHref: (id: string) => logoPath(index.layout, id), detailHref: (id: string) => pageHref(detailDir(index.layout, id)) },
         indexItems: new Map(),
         compact: {},
+        sorts: new Map(),
       };
     })().catch((error: unknown) => {
       loaded.delete(key); // a failed read is tried again by the next request
