@@ -63,6 +63,9 @@ async function child(data: string[], out: string): Promise<void> {
  *  on this machine the same write takes 6 s or 48 s depending on it. */
 const settle = () => execFileSync('sync');
 
+/** One build's figures for the progress log (a bench cut short still leaves them). */
+const brief = (r: ChildResult) => `${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s${r.steps ? ` (plan ${r.steps.plan.toFixed(1)}, site ${r.steps.site.toFixed(1)}, mirror ${r.steps.mirror.toFixed(1)})` : ''}, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${r.written} written`;
+
 function runBuild(data: string[], out: string): ChildResult {
   settle();
   const started = performance.now();
@@ -184,25 +187,27 @@ function measureSite(data: string[], scratch: string, o: Options): SiteFigures {
   for (let i = 0; i < o.runs; i++) {
     if (o.drf) {
       f.drf.push(drfRender(o.drf.python, o.drf.dir, o.drf.data, o.drf.db));
-      o.log(`DRF stand-in ${i + 1}/${o.runs}: ${f.drf[i].wall.toFixed(1)} s, ${f.drf[i].requests} responses`);
+      o.log(`DRF stand-in ${i + 1}/${o.runs}: ${f.drf[i].wall.toFixed(1)} s, CPU ${f.drf[i].cpu.toFixed(1)} s, ${f.drf[i].requests} responses`);
     }
     out = path.join(scratch, `site-${i}`);
     f.full.push(runBuild(data, out));
-    o.log(`site: full build ${i + 1}/${o.runs}: ${f.full[i].seconds.toFixed(1)} s`);
+    o.log(`site: full build ${i + 1}/${o.runs}: ${brief(f.full[i])}`);
     if (o.floor) {
       f.floor.push(floor(out, path.join(scratch, `floor-${i}`)));
       o.log(`site: I/O floor ${i + 1}/${o.runs}: ${f.floor[i].toFixed(1)} s`);
     }
   }
-  for (let i = 0; i < o.runs; i++) f.noop.push(runBuild(data, out));
-  o.log('site: no-op rebuilds done');
+  for (let i = 0; i < o.runs; i++) {
+    f.noop.push(runBuild(data, out));
+    o.log(`site: no-op rebuild ${i + 1}/${o.runs}: ${brief(f.noop[i])}`);
+  }
   const changer = oneMatrixChanger(data[0]);
   f.changed = changer.id;
   for (let i = 0; i < o.runs; i++) {
     changer.change();
     f.change.push(runBuild(data, out));
+    o.log(`site: one matrix (${changer.id}) changed ${i + 1}/${o.runs}: ${brief(f.change[i])}`);
   }
-  o.log(`site: one-matrix-changed rebuilds (${changer.id}) done`);
   return f;
 }
 
@@ -297,9 +302,9 @@ async function main(): Promise<void> {
       const big: ChildResult[] = [];
       for (let i = 0; i < scaleRuns; i++) {
         one.push(runBuild([data[0]], path.join(scratch, 'scale', `one-${i}`)));
-        log(`scale: ${path.basename(data[0])} alone ${i + 1}/${scaleRuns}: ${one[i].seconds.toFixed(1)} s`);
+        log(`scale: ${path.basename(data[0])} alone ${i + 1}/${scaleRuns}: ${brief(one[i])}`);
         big.push(runBuild([synthetic], path.join(scratch, 'scale', `big-${i}`)));
-        log(`scale: ${times}x ${i + 1}/${scaleRuns}: ${big[i].seconds.toFixed(1)} s`);
+        log(`scale: ${times}x ${i + 1}/${scaleRuns}: ${brief(big[i])}`);
       }
       const ratio = (k: (r: ChildResult) => number) => median(big.map(k)) / median(one.map(k));
       lines.push(
