@@ -1,4 +1,4 @@
-// npm run bench [-- --runs 3 --scale-runs 1 --times 10 --data DIR… --drf DIR --floor --scratch DIR]
+// npm run bench [-- --runs 3 --scale-runs 1 --times 10 --data DIR… --drf DIR --floor --scale-only --scratch DIR]
 //
 // Every figure of issue 22, measured in one run, as ratios:
 //   - the site as `npm run build` makes it (every shipped release, or the
@@ -261,6 +261,8 @@ async function main(): Promise<void> {
       data: { type: 'string', multiple: true },
       drf: { type: 'string', default: path.resolve(ROOT, '../shared/oracle/drf') },
       floor: { type: 'boolean', default: false },
+      /** Scale figures only (--times), e.g. in a run of its own. */
+      'scale-only': { type: 'boolean', default: false },
       scratch: { type: 'string' },
     },
   });
@@ -281,18 +283,18 @@ async function main(): Promise<void> {
     const site = [first, ...data.slice(1)];
     const python = drfPython(values.drf);
     let drf: Options['drf'] = null;
-    if ('python' in python) {
+    lines.push(`bench ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${os.availableParallelism()} cores, load ${load.toFixed(1)} at start; median [min–max] of ${runs} runs${times > 1 ? ` (${scaleRuns} for scale)` : ''}`);
+    if ('python' in python && !values['scale-only']) {
       drf = { python: python.python, dir: values.drf, data: data[0], db: path.join(scratch, 'drf.sqlite3') };
       drfLoad(drf.python, drf.dir, drf.data, drf.db);
       log('DRF stand-in loaded');
     }
-    const names = data.map((d) => path.basename(d)).join(' + ');
-    const f = measureSite(site, path.join(scratch, 'site'), { runs, floor: values.floor, drf, log });
-    lines.push(
-      `bench ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${os.availableParallelism()} cores, load ${load.toFixed(1)} at start; median [min–max] of ${runs} runs${times > 1 ? ` (${scaleRuns} for scale)` : ''}`,
-      ...siteReport(f, names),
-    );
-    if (!drf) lines.push(`  DRF stand-in   not measured: ${(python as { missing: string }).missing}`);
+    if (!values['scale-only']) {
+      const names = data.map((d) => path.basename(d)).join(' + ');
+      const f = measureSite(site, path.join(scratch, 'site'), { runs, floor: values.floor, drf, log });
+      lines.push(...siteReport(f, names));
+      if (!drf) lines.push(`  DRF stand-in   not measured: ${(python as { missing: string }).missing}`);
+    }
     // --times 1: the site's figures only.
     if (times > 1) {
       const { makeSyntheticRelease } = await import('./synthetic-release.ts');
