@@ -81,6 +81,8 @@ export interface BuildReport {
   bytes: number;
   rules: number;
   seconds: number;
+  /** CPU seconds of the process (render workers included) in each step, for the bench: planning, the site written, the mirror archives and manifests (absent when up to date). */
+  cpu?: { plan: number; site: number; mirror: number };
   /** Files written because their bytes changed, and files and folders removed. */
   written: number;
   removed: number;
@@ -396,11 +398,18 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 
+  const cpuAt = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
+  const cpu0 = cpuAt();
   const { plan, report } = planSite(options);
+  const cpuPlanned = cpuAt();
   // A task's key covers what it renders from; the salt covers what renders it.
   const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(plan.layout), ...linksKey(options));
   const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
   const written = await writer.write(plan);
+  const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
   // One archive per release (each under GitHub's 100 MB a file): the site's root without the other releases' sites, and each of those.
@@ -411,7 +420,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
+  const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   writer.commit(done);
-  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false };
+  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu };
 }

@@ -1,19 +1,25 @@
-// npm run bench [-- --runs 3 --scale-runs 1 --times 10 --data DIR --scratch DIR]
+// npm run bench [-- --runs 3 --scale-runs 1 --times 10 --data DIR… --drf DIR --floor --scale-only --scratch DIR]
 //
-// Measures the build of the full shared release and of a synthetic release
-// `times` larger (scripts/synthetic-release.ts), in one run:
-//   full build (no output folder, no state): wall, CPU, peak RSS, files, MB, files/s;
-//   the I/O floor in the same run: the same files and bytes, from memory,
-//   written the fastest way this machine allows (scripts/io-floor.ts);
-//   no-op rebuild and one-matrix-changed rebuild: wall and files rewritten;
-//   per-matrix cost at `times`x over 1x.
-// Each build is a child process (`node --import tsx scripts/bench.ts --child …`,
-// which runs build() and reports its own process.resourceUsage(): CPU and
-// peak RSS of the process with all its worker threads). Figures are medians
-// of the runs, [min–max]. Everything is written under a temporary folder and
-// removed at the end.
+// Every figure of issue 22, measured in one run, as ratios:
+//   - the site as `npm run build` makes it (every shipped release, or the
+//     --data folders): full build into a new folder, its wall time, CPU and
+//     peak RSS, files written; then no-op rebuilds and rebuilds with one count
+//     of one matrix changed;
+//   - the DRF stand-in (../shared/oracle/drf, tools/render_all.py: every list
+//     page in every format through Django's WSGI handler, in process), once
+//     before each full build, so that both see the same machine: its CPU per
+//     response against the build's CPU per file written;
+//   - scale: the first release alone and a synthetic release `times` larger
+//     (scripts/synthetic-release.ts), full builds: time and peak RSS ratios;
+//   - with --floor, the I/O floor of each full build (scripts/io-floor.ts:
+//     the same files and bytes, from memory, written the fastest way).
+// Each build is a child process (`node --import tsx scripts/bench.ts --child
+// …`, which runs build() and reports its own process.resourceUsage(): CPU
+// and peak RSS of the process with all its worker threads). Figures are
+// median [min–max] of the runs. Everything is written under a temporary
+// folder and removed at the end.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +37,11 @@ interface ChildResult {
   bytes: number;
   written: number;
   matrices: number;
+  /** CPU seconds of each step of build() (BuildReport.cpu). */
+  steps?: { plan: number; site: number; mirror: number };
 }
 
-async function child(data: string, out: string): Promise<void> {
+async function child(data: string[], out: string): Promise<void> {
   const { build } = await import('../generator/build.ts');
   const r = await build({ dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' });
   const u = process.resourceUsage();
@@ -45,6 +53,7 @@ async function child(data: string, out: string): Promise<void> {
     bytes: r.bytes,
     written: r.written,
     matrices: r.matrices,
+    steps: r.cpu,
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
@@ -54,10 +63,13 @@ async function child(data: string, out: string): Promise<void> {
  *  on this machine the same write takes 6 s or 48 s depending on it. */
 const settle = () => execFileSync('sync');
 
-function runBuild(data: string, out: string): ChildResult {
+/** One build's figures for the progress log (a bench cut short still leaves them). */
+const brief = (r: ChildResult) => `${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s${r.steps ? ` (plan ${r.steps.plan.toFixed(1)}, site ${r.steps.site.toFixed(1)}, mirror ${r.steps.mirror.toFixed(1)})` : ''}, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${r.written} written`;
+
+function runBuild(data: string[], out: string): ChildResult {
   settle();
   const started = performance.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench.ts'), '--child', data, out], {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench.ts'), '--child', out, ...data], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
@@ -73,14 +85,54 @@ function floor(site: string, scratch: string): number {
   return JSON.parse(out.trim()).seconds;
 }
 
+// ---- the DRF stand-in ------------------------------------------------------
+
+interface DrfResult {
+  /** CPU seconds of the rendering loop (Python's process_time), wall seconds, responses rendered. */
+  cpu: number;
+  wall: number;
+  requests: number;
+}
+
+/** The stand-in's Python (Debian's, with python3-django and python3-djangorestframework), or why there is none. */
+function drfPython(dir: string): { python: string } | { missing: string } {
+  if (!existsSync(path.join(dir, 'tools/render_all.py'))) return { missing: `no DRF stand-in at ${dir} (--drf DIR)` };
+  for (const python of ['/usr/bin/python3', 'python3']) {
+    const r = spawnSync(python, ['-c', 'import django, rest_framework, yaml'], { encoding: 'utf8' });
+    if (r.status === 0) return { python };
+  }
+  return { missing: 'its Debian packages are not installed (apt-get install python3-django python3-djangorestframework python3-yaml)' };
+}
+
+/** Loads the release into the stand-in's SQLite file (not timed). */
+function drfLoad(python: string, dir: string, data: string, db: string): void {
+  execFileSync(python, ['manage.py', 'load_jaspar'], { cwd: dir, env: { ...process.env, JASPAR_DATA: data, JASPAR_DB: db }, stdio: ['ignore', 'ignore', 'pipe'] });
+}
+
+/** Every list page in every format, in process (tools/render_all.py); its RESULT line. */
+function drfRender(python: string, dir: string, data: string, db: string): DrfResult {
+  settle();
+  const out = execFileSync(python, ['tools/render_all.py', '--host', 'localhost:8080'], {
+    cwd: dir, env: { ...process.env, JASPAR_DATA: data, JASPAR_DB: db }, encoding: 'utf8', maxBuffer: 1 << 26,
+  });
+  const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) throw new Error(`render_all.py printed no RESULT line:\n${out}`);
+  const { total } = JSON.parse(line.slice('RESULT '.length)) as { total: { seconds: number; cpu_seconds: number; requests: number } };
+  return { cpu: total.cpu_seconds, wall: total.seconds, requests: total.requests };
+}
+
+// ---- figures ---------------------------------------------------------------
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+/** median [min–max] (one figure for one run). */
 const fmt = (xs: number[], digits = 2, unit = '') => {
   const m = median(xs).toFixed(digits);
   return xs.length > 1 ? `${m}${unit} [${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}]` : `${m}${unit}`;
 };
+const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Changes one count of one matrix that has no full-precision counts; returns a function that changes it again. */
 function oneMatrixChanger(data: string): { id: string; change: () => void } {
@@ -105,97 +157,166 @@ function oneMatrixChanger(data: string): { id: string; change: () => void } {
   };
 }
 
-interface Figures {
-  label: string;
-  matrices: number;
+interface SiteFigures {
   full: ChildResult[];
+  drf: DrfResult[];
   floor: number[];
   noop: ChildResult[];
   change: ChildResult[];
+  changed: string;
 }
 
-function measure(label: string, data: string, scratch: string, runs: number, log: (s: string) => void): Figures {
-  // Every full build and floor copy gets a folder of its own, and nothing is
-  // deleted until the end: this disk is mounted with online discard, and a
-  // step that follows the deletion of a 140,000-file tree waits for it
-  // (the same build took 24 s into new folders and 68–75 s after deleting
-  // the previous one). Neither the build nor the floor pays for deletions;
-  // main() deletes the scratch folder (about 16 GB at 10x) at the very end.
-  const full: ChildResult[] = [];
-  const floors: number[] = [];
+interface Options {
+  runs: number;
+  floor: boolean;
+  drf: { python: string; dir: string; data: string; db: string } | null;
+  log: (s: string) => void;
+}
+
+/**
+ * The site's figures. `data`: its releases, the first a writable copy whose
+ * matrix files the one-matrix rebuilds edit. Every full build and floor copy
+ * gets a folder of its own, and nothing is deleted until the end: this disk
+ * is mounted with online discard, and a step that follows the deletion of a
+ * 140,000-file tree waits for it (the same build took 24 s into new folders
+ * and 68–75 s after deleting the previous one).
+ */
+function measureSite(data: string[], scratch: string, o: Options): SiteFigures {
+  const f: SiteFigures = { full: [], drf: [], floor: [], noop: [], change: [], changed: '' };
   let out = '';
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < o.runs; i++) {
+    if (o.drf) {
+      f.drf.push(drfRender(o.drf.python, o.drf.dir, o.drf.data, o.drf.db));
+      o.log(`DRF stand-in ${i + 1}/${o.runs}: ${f.drf[i].wall.toFixed(1)} s, CPU ${f.drf[i].cpu.toFixed(1)} s, ${f.drf[i].requests} responses`);
+    }
     out = path.join(scratch, `site-${i}`);
-    full.push(runBuild(data, out));
-    log(`${label}: full build ${i + 1}/${runs}: ${full[i].seconds.toFixed(1)} s`);
-    floors.push(floor(out, path.join(scratch, `floor-${i}`)));
-    log(`${label}: I/O floor ${i + 1}/${runs}: ${floors[i].toFixed(1)} s`);
+    f.full.push(runBuild(data, out));
+    o.log(`site: full build ${i + 1}/${o.runs}: ${brief(f.full[i])}`);
+    if (o.floor) {
+      f.floor.push(floor(out, path.join(scratch, `floor-${i}`)));
+      o.log(`site: I/O floor ${i + 1}/${o.runs}: ${f.floor[i].toFixed(1)} s`);
+    }
   }
-  const noop: ChildResult[] = [];
-  for (let i = 0; i < runs; i++) noop.push(runBuild(data, out));
-  log(`${label}: no-op rebuilds done`);
-  const changer = oneMatrixChanger(data);
-  const change: ChildResult[] = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < o.runs; i++) {
+    f.noop.push(runBuild(data, out));
+    o.log(`site: no-op rebuild ${i + 1}/${o.runs}: ${brief(f.noop[i])}`);
+  }
+  const changer = oneMatrixChanger(data[0]);
+  f.changed = changer.id;
+  for (let i = 0; i < o.runs; i++) {
     changer.change();
-    change.push(runBuild(data, out));
+    f.change.push(runBuild(data, out));
+    o.log(`site: one matrix (${changer.id}) changed ${i + 1}/${o.runs}: ${brief(f.change[i])}`);
   }
-  log(`${label}: one-matrix-changed rebuilds (${changer.id}) done`);
-  return { label, matrices: full[0].matrices, full, floor: floors, noop, change };
+  return f;
 }
 
-function report(f: Figures): string[] {
-  const wall = f.full.map((r) => r.seconds);
-  const ratio = median(wall) / median(f.floor);
+function fullLine(label: string, runs: ChildResult[]): string {
+  return `${label} wall ${fmt(runs.map((r) => r.seconds), 1, ' s')}  CPU ${fmt(runs.map((r) => r.cpu), 1, ' s')}  peak RSS ${fmt(runs.map((r) => r.maxRssMb), 0, ' MB')}  ${fmt(runs.map((r) => r.files / r.seconds), 0)} files/s`;
+}
+
+function siteReport(f: SiteFigures, releases: string): string[] {
   const r0 = f.full[0];
-  return [
-    `${f.label}: ${f.matrices} matrices, ${r0.files} files, ${(r0.bytes / 1e6).toFixed(0)} MB (+ files added after the plan: mirror archive, manifest)`,
-    `  full build     wall ${fmt(wall, 1, ' s')}  cpu ${fmt(f.full.map((r) => r.cpu), 1, ' s')}  peak RSS ${fmt(f.full.map((r) => r.maxRssMb), 0, ' MB')}  ${fmt(f.full.map((r) => r.files / r.seconds), 0)} files/s`,
-    `  I/O floor      wall ${fmt(f.floor, 1, ' s')}  build/floor ${ratio.toFixed(2)}`,
-    `  no-op rebuild  wall ${fmt(f.noop.map((r) => r.seconds), 2, ' s')} (in build() ${fmt(f.noop.map((r) => r.inside), 2, ' s')}, the rest is starting Node and tsx)  rewritten ${fmt(f.noop.map((r) => r.written), 0)}  peak RSS ${fmt(f.noop.map((r) => r.maxRssMb), 0, ' MB')}`,
-    `  one matrix     wall ${fmt(f.change.map((r) => r.seconds), 1, ' s')} (in build() ${fmt(f.change.map((r) => r.inside), 1, ' s')})  rewritten ${fmt(f.change.map((r) => r.written), 0)}`,
+  const perFile = f.full.map((r) => (1000 * r.cpu) / r.written);
+  const wallPerFile = f.full.map((r) => (1000 * r.seconds) / r.written);
+  // The second definition: the site's files only, without the mirror archives (gzip of the whole site, a product
+  // the service does not make) and without starting Node: planning, rendering and writing, over the files written.
+  const sitePerFile = f.full.map((r) => (1000 * (r.steps!.plan + r.steps!.site)) / r.written);
+  const lines = [
+    `site (${releases}): ${thousands(r0.matrices)} matrices, ${thousands(r0.files)} files, ${(r0.bytes / 1e6).toFixed(0)} MB (+ the mirror archives and manifests)`,
+    fullLine('  full build    ', f.full),
+    `  per file       CPU ${fmt(perFile, 3, ' ms')}  wall ${fmt(wallPerFile, 3, ' ms')}  (the whole build: the process with its worker threads, from start to exit, over the files written)`,
+    `  per file, site CPU ${fmt(sitePerFile, 3, ' ms')}  (planning, rendering and writing the files, over them; without starting Node and the mirror archives)`,
+    `  CPU by step    plan ${fmt(f.full.map((r) => r.steps!.plan), 1, ' s')}  render+write ${fmt(f.full.map((r) => r.steps!.site), 1, ' s')}  mirror archives ${fmt(f.full.map((r) => r.steps!.mirror), 1, ' s')}`,
   ];
+  if (f.floor.length > 0) lines.push(`  I/O floor      wall ${fmt(f.floor, 1, ' s')}  build/floor ${(median(f.full.map((r) => r.seconds)) / median(f.floor)).toFixed(2)}`);
+  if (f.drf.length > 0) {
+    const drfCpu = f.drf.map((d) => (1000 * d.cpu) / d.requests);
+    const drfWall = f.drf.map((d) => (1000 * d.wall) / d.requests);
+    // Run i of each, side by side: the same machine at the same time.
+    const cpuRatio = f.drf.map((d, i) => drfCpu[i] / perFile[i]);
+    const siteRatio = f.drf.map((d, i) => drfCpu[i] / sitePerFile[i]);
+    const wallRatio = f.drf.map((d, i) => drfWall[i] / wallPerFile[i]);
+    lines.push(
+      `  DRF stand-in   ${thousands(f.drf[0].requests)} list responses  CPU ${fmt(drfCpu, 2, ' ms')}  wall ${fmt(drfWall, 2, ' ms')} a response  (render_all.py: the rendering loop's CPU, Django loaded, over the responses)`,
+      `  build vs DRF   ${fmt(cpuRatio, 0, '×')} less CPU a file than DRF a response (the whole build; ${fmt(siteRatio, 0, '×')} for the site's files alone); ${fmt(wallRatio, 0, '×')} less wall time`,
+    );
+  }
+  lines.push(
+    `  no-op rebuild  wall ${fmt(f.noop.map((r) => r.seconds), 2, ' s')} (in build() ${fmt(f.noop.map((r) => r.inside), 2, ' s')}, the rest is starting Node and tsx)  CPU ${fmt(f.noop.map((r) => r.cpu), 2, ' s')}  rewritten ${fmt(f.noop.map((r) => r.written), 0)}  peak RSS ${fmt(f.noop.map((r) => r.maxRssMb), 0, ' MB')}`,
+    `  one matrix     wall ${fmt(f.change.map((r) => r.seconds), 1, ' s')} (in build() ${fmt(f.change.map((r) => r.inside), 1, ' s')})  CPU ${fmt(f.change.map((r) => r.cpu), 1, ' s')}  rewritten ${fmt(f.change.map((r) => r.written), 0)}  peak RSS ${fmt(f.change.map((r) => r.maxRssMb), 0, ' MB')}  (${f.changed}, one count)`,
+  );
+  return lines;
 }
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  if (argv[0] === '--child') return child(argv[1], argv[2]);
+  if (argv[0] === '--child') return child(argv.slice(2), argv[1]);
+  const { shippedReleases } = await import('../generator/build.ts');
   const { values } = parseArgs({
     options: {
       runs: { type: 'string', default: '3' },
       'scale-runs': { type: 'string', default: '1' },
       times: { type: 'string', default: '10' },
-      data: { type: 'string', default: path.resolve(ROOT, 'data/jaspar-2024') },
+      data: { type: 'string', multiple: true },
+      drf: { type: 'string', default: path.resolve(ROOT, '../shared/oracle/drf') },
+      floor: { type: 'boolean', default: false },
+      /** Scale figures only (--times), e.g. in a run of its own. */
+      'scale-only': { type: 'boolean', default: false },
       scratch: { type: 'string' },
     },
   });
+  const data = (values.data ?? shippedReleases()).map((d) => path.resolve(d));
+  const runs = Number(values.runs);
+  const scaleRuns = Number(values['scale-runs']);
+  const times = Number(values.times);
   const scratch = mkdtempSync(path.join(values.scratch ?? os.tmpdir(), 'jaspar-bench-'));
   const log = (s: string) => process.stderr.write(`  … ${s}\n`);
+  const started = performance.now();
   const lines: string[] = [];
   try {
     const load = os.loadavg()[0];
-    // A writable copy of the release: the one-matrix-changed rebuild edits it.
-    const real = path.join(scratch, 'release');
-    cpSync(values.data, real, { recursive: true });
-    const one = measure('1x', real, path.join(scratch, 'one'), Number(values.runs), log);
-    // --times 1 measures the real release only.
-    const times = Number(values.times);
-    const perMatrix = (f: Figures) => median(f.full.map((r) => r.seconds)) / f.matrices;
-    lines.push(
-      `bench ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${os.availableParallelism()} cores, load ${load.toFixed(1)} at start; median [min–max] of ${values.runs} runs${times > 1 ? ` (${values['scale-runs']} at ${times}x)` : ''}`,
-      ...report(one),
-    );
+    // A writable copy of the first release: the one-matrix-changed rebuilds edit it.
+    const first = path.join(scratch, 'release', path.basename(data[0]));
+    mkdirSync(path.dirname(first), { recursive: true });
+    cpSync(data[0], first, { recursive: true });
+    const site = [first, ...data.slice(1)];
+    const python = drfPython(values.drf);
+    let drf: Options['drf'] = null;
+    lines.push(`bench ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${os.availableParallelism()} cores, load ${load.toFixed(1)} at start; median [min–max] of ${runs} runs${times > 1 ? ` (${scaleRuns} for scale)` : ''}`);
+    if ('python' in python && !values['scale-only']) {
+      drf = { python: python.python, dir: values.drf, data: data[0], db: path.join(scratch, 'drf.sqlite3') };
+      drfLoad(drf.python, drf.dir, drf.data, drf.db);
+      log('DRF stand-in loaded');
+    }
+    if (!values['scale-only']) {
+      const names = data.map((d) => path.basename(d)).join(' + ');
+      const f = measureSite(site, path.join(scratch, 'site'), { runs, floor: values.floor, drf, log });
+      lines.push(...siteReport(f, names));
+      if (!drf) lines.push(`  DRF stand-in   not measured: ${(python as { missing: string }).missing}`);
+    }
+    // --times 1: the site's figures only.
     if (times > 1) {
       const { makeSyntheticRelease } = await import('./synthetic-release.ts');
       const synthetic = path.join(scratch, `synthetic-${times}x`);
-      makeSyntheticRelease(values.data, synthetic, times);
-      const big = measure(`${times}x (synthetic)`, synthetic, path.join(scratch, 'big'), Number(values['scale-runs']), log);
+      makeSyntheticRelease(data[0], synthetic, times);
+      const one: ChildResult[] = [];
+      const big: ChildResult[] = [];
+      for (let i = 0; i < scaleRuns; i++) {
+        one.push(runBuild([data[0]], path.join(scratch, 'scale', `one-${i}`)));
+        log(`scale: ${path.basename(data[0])} alone ${i + 1}/${scaleRuns}: ${brief(one[i])}`);
+        big.push(runBuild([synthetic], path.join(scratch, 'scale', `big-${i}`)));
+        log(`scale: ${times}x ${i + 1}/${scaleRuns}: ${brief(big[i])}`);
+      }
+      const ratio = (k: (r: ChildResult) => number) => median(big.map(k)) / median(one.map(k));
       lines.push(
-        ...report(big),
-        `per-matrix cost: 1x ${(perMatrix(one) * 1000).toFixed(2)} ms, ${times}x ${(perMatrix(big) * 1000).toFixed(2)} ms → ${(perMatrix(big) / perMatrix(one)).toFixed(2)}x`,
+        `scale: ${path.basename(data[0])} alone (${thousands(one[0].matrices)} matrices, ${thousands(one[0].files)} files) and ${times}x synthetic (${thousands(big[0].matrices)}, ${thousands(big[0].files)} files, ${(big[0].bytes / 1e9).toFixed(1)} GB)`,
+        fullLine('  1x full build ', one),
+        fullLine(`  ${times}x full build`.padEnd(16), big),
+        `  ${times}x / 1x      wall ${ratio((r) => r.seconds).toFixed(2)}×  CPU ${ratio((r) => r.cpu).toFixed(2)}×  peak RSS ${ratio((r) => r.maxRssMb).toFixed(2)}×  (matrices ${times}×)`,
       );
     }
-    lines.push(`load at the end ${os.loadavg()[0].toFixed(1)}`);
+    lines.push(`load at the end ${os.loadavg()[0].toFixed(1)}; the bench took ${((performance.now() - started) / 60000).toFixed(0)} min`);
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -15,6 +15,11 @@ export function pyRepr(x: number): string {
   if (x === Infinity) return 'inf';
   if (x === -Infinity) return '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+  // Fast path (every count of the site comes through here): between 1e-4 and
+  // 1e16 Python prints the same shortest round-trip digits as String() and in
+  // the same positional form, with ".0" after a whole number.
+  const abs = Math.abs(x);
+  if (abs >= 1e-4 && abs < 1e16) return Number.isInteger(x) ? `${x}.0` : String(x);
   // toExponential() without an argument gives the shortest digits that round-trip.
   const [mantissa, expText] = x.toExponential().split('e');
   const exp = Number(expText);
@@ -33,11 +38,16 @@ export function pyRepr(x: number): string {
 }
 
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+const ZEROS = Array.from({ length: 23 }, (_, i) => '0'.repeat(i));
 
 /** Python's "%.{decimals}f" (round half to even on the exact binary value). */
 export function pyFixed(x: number, decimals: number): string {
   if (!Number.isFinite(x)) return pyRepr(x);
   const abs = Math.abs(x);
+  // A whole number (the counts of the jaspar and pfm formats) prints its
+  // exact digits (String() is exact up to 2^53) and zero decimals; -0 keeps
+  // its sign below.
+  if (Number.isInteger(x) && abs <= Number.MAX_SAFE_INTEGER && !Object.is(x, -0)) return decimals === 0 ? String(x) : `${x}.${ZEROS[decimals] ?? '0'.repeat(decimals)}`;
   // Fast path (it prints every count of the site): a double that is an exact
   // tie n + 0.5 at this many decimals gives exactly n + 0.5 when scaled (10^d
   // is exact up to 10^22, n + 0.5 fits 53 bits below 2^52, and IEEE

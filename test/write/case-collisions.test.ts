@@ -50,4 +50,16 @@ describe('case collisions in the output plan', () => {
     plan.add('api/v1/matrix/MA0004.2/index.json', '');
     expect(() => plan.checkCaseClashes()).not.toThrow();
   });
+
+  // The plan keeps spellings by a 32-bit hash of the lower-case path (pipeline/plan.ts Spellings):
+  // "f55zx.json" and "fgpcd.json" share one (FNV-1a), and must stay two paths that do not clash.
+  it('tells apart two paths whose lower-case spellings share a hash, and finds a clash with either', () => {
+    const plan = new OutputPlan();
+    plan.add('f55zx.json', '');
+    plan.add('fgpcd.json', '');
+    expect(() => plan.checkCaseClashes()).not.toThrow();
+    plan.add('FGPCD.json', '');
+    plan.add('F55ZX.json', '');
+    expect(problemsOf(plan).map((p) => p.file)).toEqual(['FGPCD.json', 'F55ZX.json']);
+  });
 });
