@@ -1,9 +1,10 @@
 // The pipeline, top to bottom: read the release description and the
 // dataset → validate (all problems at once) → plan every resource → render
-// each in every format, plus logos, sites, errors and host rules → write
-// what changed (write/writer.ts; render workers do the rendering, see
-// generator/pipeline/). A build whose inputs (release, generator, options)
-// and output folder are as the previous build left them stops early.
+// each in every format, plus logos, sites, errors and host rules (the render
+// workers, generator/pipeline/: only what changed since the previous build)
+// → write what changed (write/writer.ts) → the mirror archive of what was
+// written. A build whose inputs (release, generator, options) and output
+// folder are as the previous build left them stops early.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +28,8 @@ import {
   DEFAULT_PAGE_SIZE, EMPTY_LIST_DIR, FAVICON, HOME, LIST, NOT_FOUND_PAGE, NOT_FOUND_PEOPLE, RELEASES_DIR, unmirroredPath, detailDir, versionsDir, SEARCH_INDEX, SEARCH_JS, SEARCH_PAGE, SITE_CSS, SITE_JS, basePathOf, errorPaths, outputFile, outputPath, sitesPath, normaliseBaseUrl,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
-import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
+import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
+import { renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import type { PlanTarget } from './pipeline/plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
@@ -372,6 +374,24 @@ function usedBy(matrices: Matrix[], value: string): string | null {
   return null;
 }
 
+/** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions): Promise<WriteReport> {
+  writer.open(plan);
+  try {
+    return writer.close(plan, await renderPlan(plan, options, writer));
+  } finally {
+    writer.stop();
+  }
+}
+
+/** Renders and writes a plan into outDir and saves the state (a build without its mirror step; tests). */
+export async function writeSite(plan: OutputPlan, outDir: string, options: ScheduleOptions & { fingerprint?: string } = {}): Promise<WriteReport> {
+  const writer = new SiteWriter(outDir, { fingerprint: options.fingerprint });
+  const report = await renderInto(plan, writer, options);
+  writer.commit();
+  return report;
+}
+
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
@@ -391,11 +411,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const previous = unchangedSite(options.outDir, fingerprint);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
 
+  // Plan: every output path, with its content or the task that renders it.
   const { plan, report } = planSite(options);
-  // A task's key covers what it renders from; the salt covers what renders it.
-  const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(plan.layout));
-  const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
-  const written = await writer.write(plan);
+  // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
+  // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
+  const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress });
+  const written = await renderInto(plan, writer, { salt: hashOf(sources, base), workers: options.workers });
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
   // One archive per release (each under GitHub's 100 MB a file): the site's root without the other releases' sites, and each of those.

@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Matrix } from '../../generator/dataset/types.ts';
-import { planSite } from '../../generator/build.ts';
+import { planSite, writeSite } from '../../generator/build.ts';
+import { renderPlan } from '../../generator/pipeline/schedule.ts';
 import { FLAT } from '../../generator/routes/shard.ts';
-import { OutputPlan, SiteWriter, unchangedSite, writeSite } from '../../generator/write/writer.ts';
+import { OutputPlan, SiteWriter, unchangedSite } from '../../generator/write/writer.ts';
 import { markInProgress, readState } from '../../generator/write/state.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { listFiles } from '../support/tree.ts';
@@ -120,7 +121,9 @@ describe('incremental writing', () => {
     const out = path.join(tempRoot(), 'public');
     const once = async () => {
       const writer = new SiteWriter(out, { fingerprint: 'f' });
-      const r = await writer.write(plan({ 'download/x.bed': 'x', 'index.html': 'i' }));
+      const p = plan({ 'download/x.bed': 'x', 'index.html': 'i' });
+      writer.open(p);
+      const r = writer.close(p, await renderPlan(p, {}, writer));
       if (!existsSync(path.join(out, 'download/archive.tar.gz'))) writeFileSync(path.join(out, 'download/archive.tar.gz'), 'tar');
       writer.commit();
       return r;
