@@ -83,6 +83,9 @@ export interface BuildReport {
   removed: number;
   /** True when inputs and output folder were as the previous build left them: nothing was done. */
   upToDate: boolean;
+  /** Rendering tasks rendered, and reused because what they render from had not changed; the mirror archives' gzip members made, and copied from the previous archives. */
+  tasks: { rendered: number; reused: number };
+  archiveMembers: { made: number; reused: number };
   /** What the reader says about the input (JASPAR download files used in part or ignored); none for a curated release. */
   notes: string[];
   /** Each release of the site: its year, its matrices, and whether URLs without release= answer it. */
@@ -92,7 +95,7 @@ export interface BuildReport {
 const NOT_FOUND = '{"detail":"Not found."}';
 const INVALID_PAGE = '{"detail":"Invalid page."}';
 
-type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDate'>;
+type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDate' | 'tasks' | 'archiveMembers'>;
 
 /** One release as the build reads it: its folder, its description and what the reader made of them. */
 export interface ReleaseInput {
@@ -409,7 +412,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const sources = sourcesHash(PROJECT_ROOT);
   const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full');
   const previous = unchangedSite(options.outDir, fingerprint);
-  if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
+  if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
 
   // Plan: every output path, with its content or the task that renders it.
   const { plan, report } = planSite(options);
@@ -421,13 +424,19 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
   // One archive per release (each under GitHub's 100 MB a file): the site's root without the other releases' sites, and each of those.
   const others = report.releases.filter((r) => !r.default).map((r) => releasePrefix(r.year).slice(0, -1));
+  const archiveMembers = { made: 0, reused: 0 };
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
-    for (const scope of scopes) await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope });
+    // After an incremental write, each archive reuses the members whose files the writer did not write (mirror/archive.ts).
+    for (const scope of scopes) {
+      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed });
+      archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
+      archiveMembers.reused += m.reused ?? 0;
+    }
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   writer.commit(done);
-  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false };
+  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }

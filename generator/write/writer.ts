@@ -48,6 +48,8 @@ export interface WriteReport {
   reused: number;
   /** False when there was no previous state to trust (first build, interrupted build). */
   incremental: boolean;
+  /** The files written, when the build is incremental (the others are as the previous build left them: the mirror step reuses their hashes); null otherwise. */
+  changed: Set<string> | null;
 }
 
 /** Links and special files listed in the refusal; the rest counted. */
@@ -92,7 +94,7 @@ export class SiteWriter implements ScheduleSink {
     next.fingerprint = this.options.fingerprint ?? '';
     this.session = {
       previous, altered, extras, compare, ensured: new Set(),
-      report: { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null },
+      report: { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
   }
@@ -117,6 +119,7 @@ export class SiteWriter implements ScheduleSink {
     const { compare, ensured, shown } = this.open_();
     const w = writeIfChanged(this.root, rel, content, compare, ensured);
     this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written);
+    if (w.written) this.open_().report.changed?.add(rel);
     shown.add(1, w.written ? 1 : 0);
   }
 
