@@ -137,6 +137,23 @@ describe('incremental writing', () => {
   });
 });
 
+describe('what a changed record re-renders', () => {
+  it('one count changed: exactly the tasks that show the matrix (its pages, its logo, the list pages it is on), every other task reused', async () => {
+    const data = makeRelease();
+    temps.push(data);
+    const out = path.join(tempRoot(), 'public');
+    const options = { dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' };
+    const first = await writeSite(planSite(options).plan, out, { salt: 's', workers: 0 });
+    const file = path.join(data, 'matrices', 'MA0004.1.jaspar');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    const { plan: next } = planSite(options);
+    const shows = next.tasks.filter((t) => (t!.kind === 'logo' ? t!.matrix.matrixId === 'MA0004.1' : t!.planned.resource.matrices.some((m) => m.matrixId === 'MA0004.1')));
+    const again = await writeSite(next, out, { salt: 's', workers: 0 });
+    expect(shows.length).toBeGreaterThan(5);
+    expect(again).toMatchObject({ rendered: shows.length, reused: first.rendered - shows.length });
+  }, 60_000);
+});
+
 describe('render workers', () => {
   it('write the same tree as rendering on the main thread', async () => {
     const data = makeRelease();
