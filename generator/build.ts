@@ -1,9 +1,10 @@
 // The pipeline, top to bottom: read the release description and the
 // dataset → validate (all problems at once) → plan every resource → render
-// each in every format, plus logos, sites, errors and host rules → write
-// what changed (write/writer.ts; render workers do the rendering, see
-// generator/pipeline/). A build whose inputs (release, generator, options)
-// and output folder are as the previous build left them stops early.
+// each in every format, plus logos, sites, errors and host rules (the render
+// workers, generator/pipeline/: only what changed since the previous build)
+// → write what changed (write/writer.ts) → the mirror archive of what was
+// written. A build whose inputs (release, generator, options) and output
+// folder are as the previous build left them stops early.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,8 @@ import {
   listUrl, ROUTES, type LinkStyle,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
-import { OutputPlan, SiteWriter, unchangedSite } from './write/writer.ts';
+import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
+import { renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import type { PlanTarget } from './pipeline/plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
@@ -88,6 +90,9 @@ export interface BuildReport {
   removed: number;
   /** True when inputs and output folder were as the previous build left them: nothing was done. */
   upToDate: boolean;
+  /** Rendering tasks rendered, and reused because what they render from had not changed; the mirror archives' gzip members made, and copied from the previous archives. */
+  tasks: { rendered: number; reused: number };
+  archiveMembers: { made: number; reused: number };
   /** What the reader says about the input (JASPAR download files used in part or ignored); none for a curated release. */
   notes: string[];
   /** Each release of the site: its year, its matrices, and whether URLs without release= answer it. */
@@ -97,7 +102,7 @@ export interface BuildReport {
 const NOT_FOUND = '{"detail":"Not found."}';
 const INVALID_PAGE = '{"detail":"Invalid page."}';
 
-type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDate'>;
+type PlanReport = Omit<BuildReport, 'seconds' | 'written' | 'removed' | 'upToDate' | 'tasks' | 'archiveMembers'>;
 
 /** One release as the build reads it: its folder, its description and what the reader made of them. */
 export interface ReleaseInput {
@@ -379,6 +384,24 @@ function usedBy(matrices: Matrix[], value: string): string | null {
   return null;
 }
 
+/** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions): Promise<WriteReport> {
+  writer.open(plan);
+  try {
+    return writer.close(plan, await renderPlan(plan, options, writer));
+  } finally {
+    writer.stop();
+  }
+}
+
+/** Renders and writes a plan into outDir and saves the state (a build without its mirror step; tests). */
+export async function writeSite(plan: OutputPlan, outDir: string, options: ScheduleOptions & { fingerprint?: string } = {}): Promise<WriteReport> {
+  const writer = new SiteWriter(outDir, { fingerprint: options.fingerprint });
+  const report = await renderInto(plan, writer, options);
+  writer.commit();
+  return report;
+}
+
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
@@ -396,32 +419,39 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const sources = sourcesHash(PROJECT_ROOT);
   const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
   const previous = unchangedSite(options.outDir, fingerprint);
-  if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true };
+  if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
 
   const cpuAt = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
   };
   const cpu0 = cpuAt();
+  // Plan: every output path, with its content or the task that renders it.
   const { plan, report } = planSite(options);
   const cpuPlanned = cpuAt();
-  // A task's key covers what it renders from; the salt covers what renders it.
-  const salt = hashOf(sources, base, JSON.stringify(plan.release), JSON.stringify(plan.layout), ...linksKey(options));
-  const writer = new SiteWriter(options.outDir, { fingerprint, salt, workers: options.workers, progress: options.progress });
-  const written = await writer.write(plan);
+  // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
+  // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
+  const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress });
+  const written = await renderInto(plan, writer, { salt: hashOf(sources, base, ...linksKey(options)), workers: options.workers });
   const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
   // One archive per release (each under GitHub's 100 MB a file): the site's root without the other releases' sites, and each of those.
   const others = report.releases.filter((r) => !r.default).map((r) => releasePrefix(r.year).slice(0, -1));
+  const archiveMembers = { made: 0, reused: 0 };
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
-    for (const scope of scopes) await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope });
+    // After an incremental write, each archive reuses the members whose files the writer did not write (mirror/archive.ts).
+    for (const scope of scopes) {
+      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed });
+      archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
+      archiveMembers.reused += m.reused ?? 0;
+    }
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
   const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   writer.commit(done);
-  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu };
+  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }

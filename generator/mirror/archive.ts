@@ -20,10 +20,20 @@
 // gzip bytes also on zlib, i.e. on the Node version (Node bundles zlib).
 //
 // Cost: files are read, hashed and tarred on the main thread; the tar
-// stream is cut into 4 MiB blocks that zlib compresses on the thread pool,
-// a few at a time, so both cores compress. Memory is bounded by one file and
-// the blocks in flight, whatever the size of the site: folders are read one
-// at a time and the manifest goes to the writer's temporary file as it grows.
+// stream is cut into members of a few hundred entries (about 4 MB) that
+// zlib compresses on the thread pool, a few at a time, so both cores
+// compress. Memory is bounded by the members in flight, whatever the size of
+// the site: folders are read one at a time and the manifest goes to the
+// writer's temporary file as it grows.
+//
+// Rebuilt after a small change (issue 22), the archive reuses the previous
+// one's members: a member is cut where the entries' paths say (never where
+// byte counts fall, which one changed file would shift for every member
+// after it), and is the same bytes whenever its entries' paths and SHA-256
+// are the same. The writer knows which files it wrote; every other file's
+// SHA-256 is the previous manifest's. A member whose entries are all as
+// before is copied from the previous archive without reading its files.
+import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -40,12 +50,16 @@ import { END, contentMtime, entryHeader, padding } from './tar.ts';
  *  86.6 MB 16.7 s. Level 5 is the knee: 2% larger than 6 for two thirds of
  *  its time. */
 export const GZIP_LEVEL = 5;
-/** The tar stream is compressed in blocks of this size, each its own gzip
- *  member (RFC 1952 allows several; gzip, GNU tar, Python's tarfile, zlib
- *  and BGZF readers join them), so that both cores compress. Measured on the
- *  2024 site: 7.1 s instead of 9.7 s as one stream, the archive 0.2% larger
- *  (88.8 MB). */
-const BLOCK = 4 << 20;
+/** The tar stream is compressed in members of a few hundred entries, each
+ *  its own gzip member (RFC 1952 allows several; gzip, GNU tar, Python's
+ *  tarfile, zlib and BGZF readers join them), so that both cores compress.
+ *  Measured on the 2024 site with 4 MiB blocks: 7.1 s instead of 9.7 s as
+ *  one stream, the archive 0.2% larger (88.8 MB). A member ends after an
+ *  entry whose path hashes to 0 modulo CUT once it holds MIN_ENTRIES, or at
+ *  MAX_ENTRIES: about 770 entries (3.5 MB of the site's files) a member. */
+const MIN_ENTRIES = 256;
+const CUT = 512;
+const MAX_ENTRIES = 4096;
 /** Blocks being compressed while the next is read: one per core, plus one. */
 const IN_FLIGHT = os.availableParallelism() + 1;
 const gzipBlock = promisify(gzip);
@@ -58,6 +72,9 @@ export interface MirrorReport {
   archiveSha256: string;
   /** False when the previous archive and manifest already matched the site and were kept. */
   written: boolean;
+  /** The archive's gzip members, and how many were copied from the previous archive. */
+  members?: number;
+  reused?: number;
   seconds: number;
 }
 
@@ -114,18 +131,117 @@ export async function previousMirrorKept(root: string, sink: ManifestSink, scope
  * the other; the manifest's lines go to the sink as the files are read.
  * tarred counts the files and bytes archived.
  */
-export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE): AsyncGenerator<Buffer> {
+export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null): AsyncGenerator<ArchiveMember> {
   const fix = (member: Buffer) => {
     member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
     return member;
   };
-  // Blocks are compressed on the thread pool, a few at a time, and handed over in order.
-  const inFlight: Promise<Buffer>[] = [];
-  for (const block of blocks(tarEntries(root, sink, tarred, scope), BLOCK)) {
-    inFlight.push(gzipBlock(block, { level, memLevel: 9 }));
-    if (inFlight.length > IN_FLIGHT) yield fix(await inFlight.shift()!);
+  const previous = new Map((reuse?.index.members ?? []).map((m) => [m.digest, m]));
+  const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
+  // Members are compressed on the thread pool, a few at a time, and handed over in order.
+  const inFlight: Promise<ArchiveMember>[] = [];
+  for (const group of memberGroups(root, scope)) {
+    // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
+    const known = group.map((e) => (e.kind === 'dir' ? '' : (reuse?.known(e.path) ?? null)));
+    const old = known.includes(null) ? undefined : previous.get(memberDigest(group, known as string[]));
+    if (old && reuse) {
+      for (const [i, e] of group.entries()) if (e.kind === 'file') sink.write(manifestLine(e.path, known[i]!));
+      tarred.files += old.files;
+      tarred.bytes += old.bytes;
+      inFlight.push(Promise.resolve({ data: reuse.read(old), digest: old.digest, files: old.files, bytes: old.bytes, reused: true }));
+    } else {
+      const parts: Buffer[] = [];
+      const hashes: string[] = [];
+      let files = 0;
+      let bytes = 0;
+      for (const e of group) {
+        if (e.kind === 'dir') {
+          parts.push(entryHeader(e.inArchive, 'dir', 0));
+          hashes.push('');
+          continue;
+        }
+        // Files are read whole: the site's largest are a few MB (bulk files, _redirects).
+        const content = readFileSync(path.join(root, e.path));
+        const hex = sha256(content);
+        sink.write(manifestLine(e.path, hex));
+        hashes.push(hex);
+        files++;
+        bytes += content.length;
+        parts.push(entryHeader(e.inArchive, 'file', content.length, contentMtime(hex)), content, padding(content.length));
+      }
+      tarred.files += files;
+      tarred.bytes += bytes;
+      const digest = memberDigest(group, hashes);
+      inFlight.push(compress(Buffer.concat(parts)).then((data) => ({ data, digest, files, bytes })));
+    }
+    if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
   }
-  while (inFlight.length > 0) yield fix(await inFlight.shift()!);
+  while (inFlight.length > 0) yield await inFlight.shift()!;
+  // The manifest last, a member of its own: it lists everything before it, not itself. Its folder (download/) came before.
+  const manifestFile = sink.finish();
+  const size = statSync(manifestFile).size;
+  tarred.files++;
+  tarred.bytes += size;
+  const parts = [entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(hashFile(manifestFile)))];
+  for (const bytes of chunksOf(manifestFile)) parts.push(Buffer.from(bytes)); // a copy: the chunk buffer is reused
+  parts.push(padding(size), END);
+  yield { data: await compress(Buffer.concat(parts)), digest: '', files: 1, bytes: size };
+}
+
+/** One gzip member of the archive: its bytes, and what it holds (digest, files, bytes of the files) for the next build's reuse. */
+export interface ArchiveMember {
+  data: Buffer;
+  reused?: boolean;
+  digest: string;
+  files: number;
+  bytes: number;
+}
+
+/** Where a previous archive's members lie in it (kept in the build state, write/mirror.ts). */
+export interface ArchiveIndex {
+  archiveSha256: string;
+  members: { digest: string; offset: number; length: number; files: number; bytes: number }[];
+}
+
+/** What a rebuild may reuse: the previous archive's members, each file's SHA-256 where it is known unchanged. */
+export interface ArchiveReuse {
+  index: ArchiveIndex;
+  /** The SHA-256 of a file the writer did not write since the previous archive (the previous manifest's), else undefined. */
+  known(path: string): string | undefined;
+  /** A previous member's bytes. */
+  read(member: ArchiveIndex['members'][number]): Buffer;
+}
+
+/** A member's entries by kind, path and content hash: equal digests, equal tar bytes. */
+function memberDigest(group: readonly { kind: 'dir' | 'file'; path: string }[], hashes: readonly string[]): string {
+  const hash = createHash('sha1');
+  group.forEach((e, i) => hash.update(`${e.kind}\0${e.path}\0${hashes[i]}\n`));
+  return hash.digest('base64url');
+}
+
+/** FNV-1a of a path: where members end, the same from build to build. */
+function cutsAfter(p: string): boolean {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % CUT === 0;
+}
+
+/** The archive's entries (its folder, the scope's folders, then archiveOrder), cut into members. */
+function* memberGroups(root: string, scope: MirrorScope): Generator<{ kind: 'dir' | 'file'; path: string; inArchive: string }[]> {
+  const inArchive = (file: string) => `${ARCHIVE_FOLDER}/${file}`;
+  const head: { kind: 'dir' | 'file'; path: string; inArchive: string }[] = [{ kind: 'dir', path: '', inArchive: ARCHIVE_FOLDER }];
+  // Another release's archive: the folders it lies in first (releases/, releases/2026/).
+  const parts = scope.dir ? scope.dir.split('/') : [];
+  for (let i = 1; i <= parts.length; i++) head.push({ kind: 'dir', path: parts.slice(0, i).join('/'), inArchive: inArchive(parts.slice(0, i).join('/')) });
+  let group = head;
+  for (const entry of archiveOrder(root, scope)) {
+    group.push({ kind: entry.kind, path: entry.path, inArchive: inArchive(entry.path) });
+    if (group.length >= MAX_ENTRIES || (group.length >= MIN_ENTRIES && cutsAfter(entry.path))) {
+      yield group;
+      group = [];
+    }
+  }
+  if (group.length > 0) yield group;
 }
 
 /** The SHA-256 of the previous manifest and the archive hash its checksum file gives. */
@@ -188,60 +304,4 @@ function writeInnerManifest(root: string, out: ManifestSink, scope: MirrorScope)
   }
   const manifestBytes = statSync(manifestFile).size;
   return { files, bytes, manifestBytes, manifestSha256: hashFile(manifestFile) };
-}
-
-/** The tar stream: the folder, then the scope's folders and files (archiveOrder), then the manifest of all of them. */
-function* tarEntries(root: string, manifest: ManifestSink, out: { files: number; bytes: number }, scope: MirrorScope): Generator<Buffer> {
-  const inArchive = (file: string) => `${ARCHIVE_FOLDER}/${file}`;
-  let manifestFile: string;
-  try {
-    yield entryHeader(ARCHIVE_FOLDER, 'dir', 0);
-    // Another release's archive: the folders it lies in first (releases/, releases/2026/).
-    const parts = scope.dir ? scope.dir.split('/') : [];
-    for (let i = 1; i <= parts.length; i++) yield entryHeader(inArchive(parts.slice(0, i).join('/')), 'dir', 0);
-    for (const entry of archiveOrder(root, scope)) {
-      if (entry.kind === 'dir') {
-        yield entryHeader(inArchive(entry.path), 'dir', 0);
-        continue;
-      }
-      // Files are read whole: the site's largest are a few MB (bulk files, _redirects).
-      const content = readFileSync(path.join(root, entry.path));
-      out.files++;
-      out.bytes += content.length;
-      const hex = sha256(content);
-      manifest.write(manifestLine(entry.path, hex));
-      yield entryHeader(inArchive(entry.path), 'file', content.length, contentMtime(hex));
-      yield content;
-      yield padding(content.length);
-    }
-  } finally {
-    manifestFile = manifest.finish();
-  }
-  // The manifest last: it lists everything before it, not itself. Its folder (download/) came before.
-  const size = statSync(manifestFile).size;
-  out.files++;
-  out.bytes += size;
-  yield entryHeader(inArchive(scopeFiles(scope).manifest), 'file', size, contentMtime(hashFile(manifestFile)));
-  for (const bytes of chunksOf(manifestFile)) yield Buffer.from(bytes); // a copy: the chunk buffer is reused
-  yield padding(size);
-  yield END;
-}
-
-/** Cuts a stream of buffers into blocks of exactly `size` bytes (the last one shorter). */
-function* blocks(source: Iterable<Buffer>, size: number): Generator<Buffer> {
-  let block = Buffer.allocUnsafe(size);
-  let filled = 0;
-  for (const part of source) {
-    for (let offset = 0; offset < part.length; ) {
-      const n = part.copy(block, filled, offset);
-      offset += n;
-      filled += n;
-      if (filled === size) {
-        yield block;
-        block = Buffer.allocUnsafe(size);
-        filled = 0;
-      }
-    }
-  }
-  if (filled > 0) yield block.subarray(0, filled);
 }

@@ -1,14 +1,19 @@
 // Which tasks are rendered, where, and in what order. A task whose key (a
 // hash of what it renders from, salted with what renders it) is the previous
-// build's, and whose files are intact, is not rendered at all; the others go
+// build's, and whose files are intact, is not rendered at all, nor even
+// built: the key comes from the planned resource's own key (its records'
+// digests and its place, plan/resources.ts) or a logo's counts, with the
+// release description its part renders with; the others go
 // to the render workers in batches (or are rendered on this thread for a
 // small plan). Every file's bytes come back to this thread and go to the
 // sink (the writer: only it touches the output folder). The files planned
 // with their content are handed over while the workers are busy.
 import { createHash } from 'node:crypto';
-import type { Content, LazyContent, OutputPlan } from './plan.ts';
+import { pfmDigest } from '../dataset/digest.ts';
+import { PyFloat } from '../formats/types.ts';
+import type { Content, LazyContent, OutputPlan, PlanPart, Task } from './plan.ts';
 import { RenderPool, defaultWorkers } from './pool.ts';
-import { formatContext, renderTask, resolveTask } from './render.ts';
+import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { encodeTask } from './wire.ts';
 
 export interface ScheduleOptions {
@@ -48,9 +53,12 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
 
   const workers = options.workers ?? (plan.tasks.length >= WORKER_THRESHOLD ? defaultWorkers() : 0);
   const pool = options.pool ?? (workers > 0 ? new RenderPool(workers) : null);
-  const contexts = plan.parts.map((p) => formatContext(p.release, p.layout));
+  const parts = plan.parts.map(renderedPart);
+  const contexts = parts.map((p) => formatContext(p.release, p.layout));
+  // What renders each part's tasks: the build's salt, the part's release description and layout.
+  const salts = options.salt === undefined ? null : parts.map((p) => createHash('sha1').update(options.salt!).update('\0').update(JSON.stringify(p)).digest('hex'));
   try {
-    if (pool) pool.init({ parts: plan.parts });
+    if (pool) pool.init({ parts });
     const inFlight = new Set<Promise<void>>();
     let batch: Buffer[] = [];
     let batchPaths: string[] = [];
@@ -75,20 +83,21 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
     for (let i = 0; i < plan.tasks.length; i++) {
       const task = plan.tasks[i]!;
       plan.tasks[i] = null; // handed out: let it go once written
-      const wire = resolveTask(task);
-      let bytes: Buffer | null = null;
-      try {
-        bytes = encodeTask(wire);
-      } catch {
-        // Not plain data (a class or function in a resource): rendered here.
-      }
-      if (options.salt !== undefined && bytes) {
-        const key = createHash('sha1').update(options.salt).update(bytes).digest('base64url');
+      let wire: WireTask | null = null;
+      if (salts) {
+        const key = taskKey(task, options.salt!, salts, () => (wire = resolveTask(task)));
         sink.key(task.paths[0], key);
         if (sink.reuse(task.paths, key)) {
           counts.reused++;
           continue;
         }
+      }
+      wire ??= resolveTask(task);
+      let bytes: Buffer | null = null;
+      try {
+        bytes = encodeTask(wire);
+      } catch {
+        // Not plain data (a class or function in a resource): rendered here.
       }
       counts.rendered++;
       if (pool && bytes) {
@@ -108,3 +117,38 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   }
   return counts;
 }
+
+/**
+ * What a part's tasks are rendered with: its release description without
+ * the notes on the release beside the others (build.ts withSiteNotes), which
+ * only the home page prints (planned with its content, not a task): the
+ * notes count a release's matrices, and would otherwise key every task of
+ * the release to its size.
+ */
+function renderedPart(part: PlanPart): PlanPart {
+  const { siteNotes: _notes, ...release } = part.release;
+  return { release, layout: part.layout };
+}
+
+/**
+ * A task's key: its paths (the resource's place and formats), the build's
+ * salt (with its part's release for a resource), and what it renders from: a logo's counts; a resource's own key
+ * (plan/resources.ts), or else the resource as built (resolve), printed
+ * exactly (floats as Python floats are tagged so that 1 and 1.0 differ).
+ */
+function taskKey(task: Task, salt: string, salts: readonly string[], resolve: () => WireTask): string {
+  const hash = createHash('sha1').update(task.paths.join('\n')).update('\0');
+  // A logo is drawn from its counts alone, whatever the release says.
+  if (task.kind === 'logo') return hash.update(salt).update('\0logo ').update(pfmDigest(task.matrix)).digest('base64url');
+  hash.update(salts[task.part]).update('\0');
+  const own = task.planned.key;
+  if (own !== undefined) return hash.update(`${task.formats.join(',')} ${own}`).digest('base64url');
+  const wire = resolve();
+  return hash.update(JSON.stringify(wire.kind === 'resource' ? wire.resources : wire, exactJson)).digest('base64url');
+}
+
+const exactJson = (_key: string, v: unknown) => {
+  if (v instanceof PyFloat) return { PyFloat: Object.is(v.value, -0) ? '-0' : String(v.value) };
+  if (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v))) return `number ${Object.is(v, -0) ? '-0' : v}`;
+  return v;
+};

@@ -4,6 +4,7 @@
 // answered by the filtered matrix lists) and the binding sites of a matrix.
 import type { Matrix, Release, ReleaseInfo } from '../dataset/types.ts';
 import { JASPAR_RELEASES, type JasparRelease } from '../dataset/releases.ts';
+import { matrixDigest } from '../dataset/digest.ts';
 import type { FormatId } from '../formats/registry.ts';
 import { PyFloat, type Json, type Link, type Nav, type Resource } from '../formats/types.ts';
 import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
@@ -284,6 +285,9 @@ export function planSites(release: Release, base: string, layout: Layout): Plann
               ...navRoot(base),
             },
           };
+        },
+        get key() {
+          return `sites ${matrixDigest(m)}`;
         },
         formats: SITES_FORMATS,
       };

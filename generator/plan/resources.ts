@@ -11,6 +11,7 @@ import {
   versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, ROUTES, type FilterKey, type Filters, type LinkStyle,
 } from '../routes/urls.ts';
 import { filterValues, listOrder, listViews } from './views.ts';
+import { digestsOf, matrixDigest } from '../dataset/digest.ts';
 
 import { VIEW_FORMAT_SIZES } from '../routes/table.ts';
 /** The formats of a list view page at a page size. */
@@ -24,6 +25,14 @@ export interface PlannedResource {
   neighbours?: { previous: number | null; next: number | null; query: (format: FormatId, page: number) => string };
   /** The formats this resource is pre-rendered in (all when absent). */
   formats?: readonly FormatId[];
+  /**
+   * What the resource is built from, cheaply, without building it: its
+   * records' digests and its place (page, view). With the task's paths,
+   * release and the build's salt it keys the rendering task, so that a
+   * rebuild renders only what a changed record affects (pipeline/schedule.ts).
+   * Absent: the task is keyed by the resource itself, built.
+   */
+  readonly key?: string;
 }
 
 /** What the list pages' filter form offers (`values`: views.ts filterValues): the pre-rendered collections and taxonomic groups. */
@@ -143,12 +152,17 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
   const versions = [...unsorted].sort((a, b) => a.version - b.version);
   const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(layout, v.matrixId)) }));
   const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(layout, baseId)) };
+  const ids = versions.map((v) => v.matrixId).join(',');
   // Resources are built when asked for (once per build, when rendered), not held.
   for (const m of versions) {
     planned.push({
       dir: detailDir(layout, m.matrixId),
       get resource() {
         return detailResource(m, base, layout, links, versionLinks, versionsCrumb);
+      },
+      // The page links the base id's other versions by id.
+      get key() {
+        return `detail ${matrixDigest(m)} ${ids}`;
       },
     });
   }
@@ -158,6 +172,9 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
     dir: detailDir(layout, baseId),
     get resource() {
       return detailResource(latest, base, layout, links, versionLinks, versionsCrumb, { request: ROUTES.base.build({ base_id: baseId }), dir: detailDir(layout, baseId) });
+    },
+    get key() {
+      return `latest ${matrixDigest(latest)} ${ids}`;
     },
   });
   planned.push({
@@ -176,6 +193,9 @@ export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: st
           ...navRoot(base),
         },
       };
+    },
+    get key() {
+      return `versions ${digestsOf(versions)}`;
     },
   });
   return planned;
@@ -255,6 +275,11 @@ export function planListPages(matrices: Matrix[], pageSize: number, filters: Fil
       };
     },
     neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters, links) },
+    // A page is what its items are, where it lies in its view, and the view's size: adding a
+    // matrix changes the pages it moves items across and every page's count, no other.
+    get key() {
+      return `list ${pageSize} ${JSON.stringify(filters)} ${JSON.stringify(choices ?? null)} ${page.number}/${page.last} ${matrices.length} ${digestsOf(page.items)}`;
+    },
     ...(isDefault ? {} : { formats }),
   }));
 }

@@ -3,14 +3,17 @@
 // the archive's own line appended, then both renamed into place. The
 // temporary files sit at the site's root with names starting with "." (not
 // part of the site, mirror/layout.ts) and are removed whatever happens. An
-// unchanged site keeps the previous archive and manifest untouched.
+// unchanged site keeps the previous archive and manifest untouched. Where
+// each member of the archive lies is kept in the build state
+// (archive-<scope>.tsv beside state.tsv): after a small change the next
+// archive copies every member whose files did not change (mirror/archive.ts).
 import { createHash } from 'node:crypto';
-import { closeSync, constants, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { GZIP_LEVEL, WHOLE_SITE, archiveMembers, previousMirrorKept, scopeFiles, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope } from '../mirror/archive.ts';
-import { ARCHIVE, ARCHIVE_SUM, MANIFEST, rel } from '../mirror/layout.ts';
-import { manifestLine } from '../mirror/manifest.ts';
+import { GZIP_LEVEL, WHOLE_SITE, archiveMembers, previousMirrorKept, scopeFiles, type ArchiveIndex, type ArchiveReuse, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope } from '../mirror/archive.ts';
+import { hashFile, manifestLine, parseManifest } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
+import { stateDir } from './state.ts';
 
 export type { MirrorReport, MirrorOptions } from '../mirror/archive.ts';
 
@@ -47,7 +50,7 @@ class TempFile implements ManifestSink {
 }
 
 /** Writes (or keeps) the archive and the manifest of the site in outDir. */
-export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChanged = false, scope = WHOLE_SITE }: MirrorOptions = {}): Promise<MirrorReport> {
+export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChanged = false, scope = WHOLE_SITE, written = null }: MirrorOptions & { written?: ReadonlySet<string> | null } = {}): Promise<MirrorReport> {
   const started = performance.now();
   const root = path.resolve(outDir);
   const files = scopeFiles(scope);
@@ -67,15 +70,24 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
       if (kept) return done(kept);
     }
     mkdirSync(path.dirname(archiveFile), { recursive: true });
+    const reuse = written === null ? null : previousArchive(outDir, scope, archiveFile, path.join(root, files.manifest), written);
     const archive = temp('tar.gz');
     const manifest = temp('SHA256SUMS');
     const tarred = { files: 0, bytes: 0 };
     const compressed = createHash('sha256');
     let archiveBytes = 0;
-    for await (const member of archiveMembers(root, manifest, tarred, level, scope)) {
-      compressed.update(member);
-      archiveBytes += member.length;
-      archive.write(member);
+    const members: ArchiveIndex['members'] = [];
+    let reused = 0;
+    try {
+      for await (const member of archiveMembers(root, manifest, tarred, level, scope, reuse)) {
+        compressed.update(member.data);
+        members.push({ digest: member.digest, offset: archiveBytes, length: member.data.length, files: member.files, bytes: member.bytes });
+        archiveBytes += member.data.length;
+        archive.write(member.data);
+        if (member.reused) reused++;
+      }
+    } finally {
+      reuse?.close();
     }
     archive.finish();
     const archiveSha256 = compressed.digest('hex');
@@ -87,7 +99,8 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
     renameSync(archive.file, archiveFile);
     renameSync(manifest.file, manifestFile);
     renameSync(sum.file, path.join(root, files.sum));
-    return done({ files: tarred.files, bytes: tarred.bytes, archiveBytes, archiveSha256, written: true });
+    saveIndex(outDir, scope, { archiveSha256, members });
+    return done({ files: tarred.files, bytes: tarred.bytes, archiveBytes, archiveSha256, written: true, members: members.length, reused });
   } finally {
     for (const t of temps) {
       t.finish();
@@ -99,4 +112,55 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
 /** A compact build has no mirror: a full build's archives and manifests left in the folder go (they are this step's files). */
 export function removeMirror(outDir: string, scopes: readonly MirrorScope[] = [WHOLE_SITE]): void {
   for (const scope of scopes) for (const file of Object.values(scopeFiles(scope))) remove(outDir, file);
+}
+
+/** Where the build state keeps the index of a scope's archive. */
+const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(outDir), `archive-${scope.dir ? scope.dir.replace(/\//g, '-') : 'site'}.tsv`);
+const INDEX_HEADER = 'jaspar-static-api archive index 1';
+
+function saveIndex(outDir: string, scope: MirrorScope, index: ArchiveIndex): void {
+  mkdirSync(stateDir(outDir), { recursive: true });
+  const lines = [INDEX_HEADER, index.archiveSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}`), 'end'];
+  writeFileSync(indexFile(outDir, scope), `${lines.join('\n')}\n`);
+}
+
+/**
+ * The previous archive of the scope, to reuse its members: only when its
+ * index, the archive (by its SHA-256) and the previous manifest are all
+ * there and agree; `written`: the files the writer wrote since, whose
+ * previous hashes no longer hold. Null: the archive is made from the files.
+ */
+function previousArchive(outDir: string, scope: MirrorScope, archiveFile: string, manifestFile: string, written: ReadonlySet<string>): (ArchiveReuse & { close(): void }) | null {
+  let index: ArchiveIndex;
+  let hashes: Map<string, string>;
+  try {
+    const lines = readFileSync(indexFile(outDir, scope), 'utf8').split('\n');
+    if (lines[0] !== INDEX_HEADER || lines[lines.length - 2] !== 'end') return null;
+    index = {
+      archiveSha256: lines[1],
+      members: lines.slice(2, -2).map((l) => {
+        const [digest, offset, length, files, bytes] = l.split('\t');
+        return { digest, offset: Number(offset), length: Number(length), files: Number(files), bytes: Number(bytes) };
+      }),
+    };
+    if (hashFile(archiveFile) !== index.archiveSha256) return null;
+    hashes = parseManifest(readFileSync(manifestFile, 'utf8'));
+  } catch {
+    return null;
+  }
+  const fd = openSync(archiveFile, constants.O_RDONLY | constants.O_NOFOLLOW);
+  return {
+    index,
+    known: (file) => (written.has(file) ? undefined : hashes.get(file)),
+    read: (m) => {
+      const bytes = Buffer.allocUnsafe(m.length);
+      for (let at = 0; at < m.length; ) {
+        const n = readSync(fd, bytes, at, m.length - at, m.offset + at);
+        if (n === 0) throw new Error(`${archiveFile} ended before its member at ${m.offset}`);
+        at += n;
+      }
+      return bytes;
+    },
+    close: () => closeSync(fd),
+  };
 }

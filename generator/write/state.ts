@@ -5,9 +5,12 @@
 // - every file of the site with its size and ctime (a change the build did
 //   not make shows as another ctime: ctime cannot be set by hand), and every
 //   folder with its mtime (an added or removed entry shows there);
-// - each rendering task's key (a hash of what it renders from), so that an
-//   unchanged resource is not even rendered again;
-// - the last build's report.
+// - each rendering task's key (a hash of what it renders from, computed
+//   without rendering: pipeline/schedule.ts), so that an unchanged resource
+//   is not even rendered again;
+// - the last build's report;
+// - beside state.tsv, each mirror archive's members (archive-<scope>.tsv,
+//   write/mirror.ts), so that the next archive copies the unchanged ones.
 // "in-progress" is created before the first change to the output folder and
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it

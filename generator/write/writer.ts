@@ -4,7 +4,8 @@
 // - before anything is written, the folder is checked for links and special
 //   files (changes.ts): one is a problem, never followed;
 // - a task whose key and files are the previous build's is not rendered at
-//   all (pipeline/schedule.ts decides; the render workers return bytes);
+//   all (pipeline/schedule.ts decides and renders; this writer is its sink:
+//   build.ts shows render → write);
 // - every other file is compared with the file on disk and written when it
 //   differs (files.ts);
 // - what this build does not plan is removed (prune.ts).
@@ -15,8 +16,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Content, OutputPlan } from '../pipeline/plan.ts';
 import { progress as showProgress } from '../pipeline/progress.ts';
-import { renderPlan } from '../pipeline/schedule.ts';
-import type { RenderPool } from '../pipeline/pool.ts';
+import type { ScheduleSink } from '../pipeline/schedule.ts';
 import { outputProblems, treeChanges } from './changes.ts';
 import { ensureRoot, lstatAt, writeIfChanged } from './files.ts';
 import { OutFolderError } from './guard.ts';
@@ -30,12 +30,6 @@ export { treeChanges, unchangedSite } from './changes.ts';
 export interface WriteOptions {
   /** Fingerprint of everything the site is built from; remembered for the next build. */
   fingerprint?: string;
-  /** Folded into every task key (generator sources, base URL, layout…). Without it no task is skipped by its key. */
-  salt?: string;
-  /** Render worker threads; 0 renders on this thread. Default: one per core when the plan is large. */
-  workers?: number;
-  /** Workers started earlier (build() starts them before reading the release); closed here. */
-  pool?: RenderPool;
   /** Progress on stderr when it is a terminal. */
   progress?: boolean;
 }
@@ -54,27 +48,35 @@ export interface WriteReport {
   reused: number;
   /** False when there was no previous state to trust (first build, interrupted build). */
   incremental: boolean;
+  /** The files written, when the build is incremental (the others are as the previous build left them: the mirror step reuses their hashes); null otherwise. */
+  changed: Set<string> | null;
 }
 
 /** Links and special files listed in the refusal; the rest counted. */
 const SHOWN_PROBLEMS = 20;
 
 /**
- * Writes a plan into outDir. Between write() and commit() other steps may add
- * files to the folder through this writer (the mirror archive, write/mirror.ts):
- * commit() adopts them into the state, so the next build checks them and does not delete them.
+ * Writes a plan into outDir, as the renderer hands it every file (the sink
+ * of pipeline/schedule.ts renderPlan): open() checks and marks the folder,
+ * key()/reuse()/file() take what the renderer decides and renders, close()
+ * prunes what the plan no longer has. Between close() and commit() other
+ * steps may add files to the folder through this writer (the mirror
+ * archive, write/mirror.ts): commit() adopts them into the state, so the
+ * next build checks them and does not delete them.
  */
-export class SiteWriter {
+export class SiteWriter implements ScheduleSink {
   readonly root: string;
   private readonly previous: BuildState | null;
   private readonly next: BuildState = emptyState();
+  private session: { previous: BuildState | null; altered: Set<string>; extras: string[]; compare: boolean; report: WriteReport; shown: ReturnType<typeof showProgress>; ensured: Set<string> } | null = null;
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
     this.root = path.resolve(outDir);
     this.previous = readState(outDir);
   }
 
-  async write(plan: OutputPlan): Promise<WriteReport> {
+  /** Checks the folder (links and special files are refused before anything is written) and marks it in progress. */
+  open(plan: OutputPlan): void {
     const { root, next } = this;
     const existed = lstatAt(root, '') !== undefined;
     // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
@@ -86,48 +88,74 @@ export class SiteWriter {
       throw new OutFolderError(root, `holds ${problems.length === 1 ? 'a link or special file' : `${problems.length} links or special files`}, which the build never follows, replaces or removes: ${problems.slice(0, SHOWN_PROBLEMS).join(', ')}${more}`,
         'remove them, or put the files themselves there; then build again');
     }
-    const intact = (rel: string) => previous !== null && previous.files.has(rel) && !altered.has(rel);
     const compare = existed && readdirSync(root).length > 0;
     markInProgress(root);
     ensureRoot(root);
     next.fingerprint = this.options.fingerprint ?? '';
-
-    const report: WriteReport = { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null };
-    const shown = showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream));
-    const record = (rel: string, r: FileRecord, written: boolean) => {
-      next.files.set(rel, r);
-      report.bytes += r.size;
-      if (written) report.written++;
-      else report.unchanged++;
+    this.session = {
+      previous, altered, extras, compare, ensured: new Set(),
+      report: { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
+      shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
-    const ensured = new Set<string>();
-    try {
-      const counts = await renderPlan(plan, this.options, {
-        key: (first, key) => next.keys.set(first, key),
-        reuse: (paths, key) => {
-          if (previous?.keys.get(paths[0]) !== key || !paths.every(intact)) return false;
-          for (const rel of paths) record(rel, previous.files.get(rel)!, false);
-          shown.add(paths.length, 0);
-          return true;
-        },
-        file: (rel: string, content: Content) => {
-          const w = writeIfChanged(root, rel, content, compare, ensured);
-          record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written);
-          shown.add(1, w.written ? 1 : 0);
-        },
-      });
-      report.rendered = counts.rendered;
-      report.reused = counts.reused;
-    } finally {
-      shown.end();
-    }
+  }
 
+  /** A task's key, remembered under its first path for the next build. */
+  key(first: string, key: string): void {
+    this.next.keys.set(first, key);
+  }
+
+  /** True (and the files kept as they are) when the previous build rendered these paths with this key and they are intact. */
+  reuse(paths: readonly string[], key: string): boolean {
+    const { previous, altered, shown } = this.open_();
+    if (previous?.keys.get(paths[0]) !== key) return false;
+    for (const rel of paths) if (!previous.files.has(rel) || altered.has(rel)) return false;
+    for (const rel of paths) this.record(rel, previous.files.get(rel)!, false);
+    shown.add(paths.length, 0);
+    return true;
+  }
+
+  /** A file's bytes: written when they differ from the file on disk. */
+  file(rel: string, content: Content): void {
+    const { compare, ensured, shown } = this.open_();
+    const w = writeIfChanged(this.root, rel, content, compare, ensured);
+    this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written);
+    if (w.written) this.open_().report.changed?.add(rel);
+    shown.add(1, w.written ? 1 : 0);
+  }
+
+  /** Ends the writing of the plan: what it no longer has leaves the folder; the folders' mtimes are noted. */
+  close(plan: OutputPlan, counts: { rendered: number; reused: number }): WriteReport {
+    const { root, next } = this;
+    const { previous, extras, compare, report } = this.open_();
+    this.stop();
+    report.rendered = counts.rendered;
+    report.reused = counts.reused;
     report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare });
     for (const dir of plan.folderList()) {
       const st = lstatAt(root, dir);
       if (st?.isDirectory()) next.dirs.set(dir, st.mtimeMs);
     }
     return report;
+  }
+
+  /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */
+  stop(): void {
+    if (!this.session) return;
+    this.session.shown.end();
+    this.session.shown = { add() {}, end() {} };
+  }
+
+  private open_() {
+    if (!this.session) throw new Error('SiteWriter: open(plan) first');
+    return this.session;
+  }
+
+  private record(rel: string, r: FileRecord, written: boolean): void {
+    const { report } = this.open_();
+    this.next.files.set(rel, r);
+    report.bytes += r.size;
+    if (written) report.written++;
+    else report.unchanged++;
   }
 
   /** Adopts what later steps added to the folder, saves the state and clears the in-progress mark. */
@@ -166,12 +194,4 @@ export class SiteWriter {
     next.report = report;
     saveState(root, next);
   }
-}
-
-/** Writes a plan into outDir and saves the state: write() and commit() in one. */
-export async function writeSite(plan: OutputPlan, outDir: string, options: WriteOptions = {}): Promise<WriteReport> {
-  const writer = new SiteWriter(outDir, options);
-  const report = await writer.write(plan);
-  writer.commit();
-  return report;
 }

@@ -9,9 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Matrix } from '../../generator/dataset/types.ts';
-import { planSite } from '../../generator/build.ts';
+import { planSite, writeSite } from '../../generator/build.ts';
+import { renderPlan } from '../../generator/pipeline/schedule.ts';
 import { FLAT } from '../../generator/routes/shard.ts';
-import { OutputPlan, SiteWriter, unchangedSite, writeSite } from '../../generator/write/writer.ts';
+import { OutputPlan, SiteWriter, unchangedSite } from '../../generator/write/writer.ts';
 import { markInProgress, readState } from '../../generator/write/state.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { listFiles } from '../support/tree.ts';
@@ -120,7 +121,9 @@ describe('incremental writing', () => {
     const out = path.join(tempRoot(), 'public');
     const once = async () => {
       const writer = new SiteWriter(out, { fingerprint: 'f' });
-      const r = await writer.write(plan({ 'download/x.bed': 'x', 'index.html': 'i' }));
+      const p = plan({ 'download/x.bed': 'x', 'index.html': 'i' });
+      writer.open(p);
+      const r = writer.close(p, await renderPlan(p, {}, writer));
       if (!existsSync(path.join(out, 'download/archive.tar.gz'))) writeFileSync(path.join(out, 'download/archive.tar.gz'), 'tar');
       writer.commit();
       return r;
@@ -132,6 +135,23 @@ describe('incremental writing', () => {
     expect(listFiles(out)).toEqual(['download/archive.tar.gz', 'download/x.bed', 'index.html']);
     expect(unchangedSite(out, 'f')).not.toBeNull();
   });
+});
+
+describe('what a changed record re-renders', () => {
+  it('one count changed: exactly the tasks that show the matrix (its pages, its logo, the list pages it is on), every other task reused', async () => {
+    const data = makeRelease();
+    temps.push(data);
+    const out = path.join(tempRoot(), 'public');
+    const options = { dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' };
+    const first = await writeSite(planSite(options).plan, out, { salt: 's', workers: 0 });
+    const file = path.join(data, 'matrices', 'MA0004.1.jaspar');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    const { plan: next } = planSite(options);
+    const shows = next.tasks.filter((t) => (t!.kind === 'logo' ? t!.matrix.matrixId === 'MA0004.1' : t!.planned.resource.matrices.some((m) => m.matrixId === 'MA0004.1')));
+    const again = await writeSite(next, out, { salt: 's', workers: 0 });
+    expect(shows.length).toBeGreaterThan(5);
+    expect(again).toMatchObject({ rendered: shows.length, reused: first.rendered - shows.length });
+  }, 60_000);
 });
 
 describe('render workers', () => {

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_DIR_ENTRIES, OutputPlan, writeSite } from '../../generator/write/writer.ts';
+import { MAX_DIR_ENTRIES, OutputPlan } from '../../generator/write/writer.ts';
+import { writeSite } from '../../generator/build.ts';
 import { listFiles } from '../support/tree.ts';
 
 const temps: string[] = [];
