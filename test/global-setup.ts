@@ -22,7 +22,10 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { makeFixtureSite } from './support/fixture-site.ts';
+import { startEdgeServer } from './support/edge-servers.ts';
 import { PROJECT_ROOT, SITE_BASE_URL, siteDataDirs } from './support/paths.ts';
+import { startHttpServer, startSiteServer } from './support/servers.ts';
+import { SHARED_NAMES, type SharedName, type SharedServers } from './support/shared-servers.ts';
 
 export default function setup(project: TestProject) {
   const full = project.name === 'full';
@@ -38,21 +41,50 @@ export default function setup(project: TestProject) {
     cwd: PROJECT_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const done = (result: { code: number | null; error?: string }) => {
+  // The servers the suites share (test/support/shared-servers.ts), started once the site is built.
+  const servers: { name: SharedName; server?: { stop(): Promise<void> } }[] = [];
+  // The full site's suites (vitest.full.config.ts) use no netlify dev with the edge function.
+  const names = SHARED_NAMES.filter((n) => !(full && n === 'netlify-edge'));
+  let stopping = false;
+  const startShared = async (): Promise<SharedServers['servers']> => {
+    const start = (name: SharedName, log: string) =>
+      name === 'netlify' ? startSiteServer('netlify', siteDir, { log }) : name === 'netlify-edge' ? startEdgeServer('netlify', siteDir, { log }) : startHttpServer(siteDir, { log });
+    const entries = await Promise.all(names.map(async (name) => {
+      const log = path.join(root, `${name}.log`);
+      const entry: (typeof servers)[number] = { name };
+      servers.push(entry);
+      try {
+        // Not started again if it dies (netlify dev does on a malformed escape in a URL, a netlify-cli bug,
+        // scripts/serve.ts): the suites send it none; one that met a dead server would fail with its log.
+        const server = await start(name, log);
+        entry.server = server;
+        return [name, { origin: server.origin, log }] as const;
+      } catch (error) {
+        return [name, { error: (error as Error).message.slice(0, 2_000) }] as const;
+      }
+    }));
+    return Object.fromEntries(entries);
+  };
+  const done = async (result: { code: number | null; error?: string }) => {
     const seconds = (performance.now() - started) / 1000;
     process.stdout.write(`global setup: ${what} built in ${seconds.toFixed(1)} s (exit ${result.code}) → ${siteDir}\n`);
-    writeFileSync(status, JSON.stringify({ ...result, seconds, what }));
+    const shared: SharedServers = { siteDir, servers: result.code === 0 && !stopping ? await startShared() : {} };
+    const up = Object.entries(shared.servers).map(([name, s]) => `${name} ${'origin' in s ? s.origin : `failed: ${s.error.split('\n')[0]}`}`);
+    if (up.length > 0) process.stdout.write(`global setup: shared servers up ${((performance.now() - started) / 1000 - seconds).toFixed(1)} s later: ${up.join(', ')}\n`);
+    writeFileSync(status, JSON.stringify({ ...result, seconds, what, shared }));
   };
-  child.once('error', (error) => done({ code: null, error: error.message }));
-  child.once('exit', (code, signal) => done({ code, ...(signal ? { error: `killed by ${signal}` } : {}) }));
+  child.once('error', (error) => void done({ code: null, error: error.message }));
+  child.once('exit', (code, signal) => void done({ code, ...(signal ? { error: `killed by ${signal}` } : {}) }));
   project.provide('siteDir', siteDir);
   project.provide('siteData', dataDirs);
   project.provide('siteBuildStatus', status);
   return async () => {
+    stopping = true;
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
+    await Promise.all(servers.map((s) => s.server?.stop()));
     await fs.rm(root, { recursive: true, force: true });
   };
 }

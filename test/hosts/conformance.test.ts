@@ -11,17 +11,25 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { findBinary, installHint } from '../../scripts/serve.ts';
+import { sharedRelease } from '../support/release.ts';
 import { startSiteServer, type RunningServer } from '../support/servers.ts';
-import { FULL_API_HOSTS, LACKS, RULES_FIRST, browserCases, cases, hostileCases, locationStaysOnSite, unsupported, type Case, type FullExpect, type HostName } from './cases.ts';
+import { FULL_API_HOSTS, LACKS, RULES_FIRST, browserCases, cases, hostileCases, locationStaysOnSite, unsupported, type Case, type FullExpect, type HostName, type SiteFacts } from './cases.ts';
 
 const siteDir = inject('siteDir');
 const HOSTS: HostName[] = ['node', 'nginx+node', 'caddy+node', 'apache+node', 'nginx', 'caddy', 'apache', 'netlify', 'http-server'];
 /** The server a host name starts and whether the Node server runs behind it (`npm run serve -- --server nginx --with-node`). */
 const serverOf = (host: HostName) => ({ server: host.replace('+node', '') as Exclude<HostName, `${string}+node`>, withNode: host.endsWith('+node') });
 
-function siteFacts() {
+/** What the cases' expectations depend on, from the site and the release folder it was built from (the fixture's under `npm test`). */
+function siteFacts(): SiteFacts {
   const first = JSON.parse(readFileSync(path.join(siteDir, 'api/v1/matrix/page/1/index.json'), 'utf8')) as { count: number };
-  return { lastPage: Math.max(1, Math.ceil(first.count / 10)) };
+  const release = sharedRelease().matrices;
+  return {
+    lastPage: Math.max(1, Math.ceil(first.count / 10)),
+    matrices: release.length,
+    searchCtcf: release.filter((m) => [m.name, m.baseId, m.collection].some((v) => v.toLowerCase().includes('ctcf'))).length,
+    humanCore: release.filter((m) => m.collection === 'CORE' && m.species.some((s) => s.taxId === 9606)).length,
+  };
 }
 
 interface Answer {

@@ -120,7 +120,7 @@ function records(text: string, marker: RegExp): { head: string; records: { id: s
 }
 
 /** The 2026 fixture's base ids: those of the 2024 fixture that 2026 has, the named ones, and per taxonomic group the first base id new in 2026 and the first with a version new in 2026. */
-function chooseBases2026(bases2024: Set<string>): { bases: string[]; rows: string[]; header: string } {
+function chooseBases2026(bases2024: Set<string>): { bases: string[]; rows: string[]; header: string; newSpecies(held: Set<string>): string[] } {
   const [header, ...rows] = readFileSync(path.join(DATA_2026, 'ultimate_metadata_table_CORE.tsv'), 'utf8').trimEnd().split('\n');
   const columns = header.split('\t');
   const cell = (row: string, name: string) => row.split('\t')[columns.indexOf(name)];
@@ -140,13 +140,45 @@ function chooseBases2026(bases2024: Set<string>): { bases: string[]; rows: strin
     if (!firstOf.has(`${group}/${kind}`)) firstOf.set(`${group}/${kind}`, base);
   }
   for (const b of [...firstOf.values()].sort()) chosen.add(b);
-  return { bases: [...chosen].sort(), rows: rows.filter((r) => chosen.has(cell(r, 'base_id'))), header };
+  const kept = rows.filter((r) => chosen.has(cell(r, 'base_id')));
+  /** The species of the kept matrices that the given 2024 ids do not hold, in table order. */
+  const newSpecies = (held: Set<string>) => [...new Set(kept.filter((r) => !held.has(cell(r, 'matrix_id'))).flatMap((r) => cell(r, 'tax_id').split(/[,;]/).map((t) => t.trim()).filter(Boolean)))];
+  return { bases: [...chosen].sort(), rows: kept, header, newSpecies };
 }
 
+/**
+ * The 2024 fixture's base ids, with what the full releases tie to the 2026
+ * fixture: every base id of it that JASPAR 2024 has (so that a base id only in
+ * the fixture's 2026 is only in JASPAR 2026), and a base id of each species a
+ * matrix new in 2026 names (in the full releases every such species is one
+ * JASPAR 2024 has too: a page of the site's root links to its list).
+ */
+function withTiesOf2026(bases2024: Set<string>, chosen: Chosen2026): Set<string> {
+  const { header, rows } = csvRows(path.join(DATA_2024, 'matrices.csv'));
+  const taxIds = header.split(',').indexOf('tax_ids');
+  const all = new Set(rows.map((r) => baseOf(r.id)));
+  const out = new Set([...bases2024, ...chosen.bases.filter((b) => all.has(b))]);
+  // The species column is past quoted free text in some rows: read it from the end (tf_family…comment may hold commas).
+  const speciesOf = (r: { cells: string[] }) => (r.cells.length === header.split(',').length ? r.cells[taxIds].split(';').map((t) => t.trim()).filter(Boolean) : []);
+  const held = new Set(rows.filter((r) => out.has(baseOf(r.id))).flatMap(speciesOf));
+  const ids2024 = new Set(rows.map((r) => r.id));
+  for (const taxId of chosen.newSpecies(ids2024)) {
+    if (held.has(taxId)) continue;
+    const row = rows.find((r) => speciesOf(r).includes(taxId));
+    if (row) {
+      out.add(baseOf(row.id));
+      held.add(taxId);
+    }
+  }
+  return out;
+}
+
+type Chosen2026 = ReturnType<typeof chooseBases2026>;
+
 /** Writes the 2026 fixture (JASPAR's download files) into dir; returns its matrix ids in the table's order. */
-function write2026(dir: string, bases2024: Set<string>): string[] {
+function write2026(dir: string, chosen: Chosen2026): string[] {
   mkdirSync(dir, { recursive: true });
-  const { bases, rows, header } = chooseBases2026(bases2024);
+  const { bases, rows, header } = chosen;
   const wanted = new Set(bases);
   writeFileSync(path.join(dir, 'ultimate_metadata_table_CORE.tsv'), `${[header, ...rows].join('\n')}\n`);
   for (const name of readdirSync(DATA_2026).sort()) {
@@ -168,8 +200,9 @@ export function makeFixtureSite(root: string): FixtureSite {
   const dir2024 = path.join(root, 'jaspar-2024');
   const dir2026 = path.join(root, 'jaspar-2026');
   const bases2024 = new Set(chooseBases2024());
-  const ids2024 = write2024(dir2024, bases2024);
-  const ids2026 = write2026(dir2026, bases2024);
+  const chosen2026 = chooseBases2026(bases2024);
+  const ids2026 = write2026(dir2026, chosen2026);
+  const ids2024 = write2024(dir2024, withTiesOf2026(bases2024, chosen2026));
   return { dataDirs: [dir2024, dir2026], matrices: [{ year: 2024, ids: ids2024 }, { year: 2026, ids: ids2026 }] };
 }
 

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
+import { SHARED_ENV, type SharedServers } from './shared-servers.ts';
 
 process.env.JASPAR_DATA = inject('siteData').join(path.delimiter);
 
@@ -17,5 +18,7 @@ while (!existsSync(status)) {
   if (Date.now() - started > LIMIT_MS) throw new Error(`the site build (test/global-setup.ts) did not finish within ${LIMIT_MS / 60_000} minutes`);
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
-const result = JSON.parse(readFileSync(status, 'utf8')) as { code: number | null; error?: string; what: string };
+const result = JSON.parse(readFileSync(status, 'utf8')) as { code: number | null; error?: string; what: string; shared: SharedServers };
 if (result.code !== 0) throw new Error(`the ${result.what} build (test/global-setup.ts) failed: exit ${result.code}${result.error ? `, ${result.error}` : ''} (its output is above)`);
+// The servers started once for every suite over that site (test/support/shared-servers.ts).
+process.env[SHARED_ENV] = JSON.stringify(result.shared);
