@@ -73,9 +73,9 @@ export async function startHttpServer(siteDir: string, options: { log?: string }
  * (scripts/serve.ts): the site's own generated config, a temporary folder
  * for the rest, 127.0.0.1 on a free port.
  */
-export async function startSiteServer(server: ServerName, siteDir: string, options: { withNode?: boolean; edge?: boolean; log?: string } = {}): Promise<RunningServer> {
-  // netlify dev without the edge function over the global setup's site: the one started for every suite.
-  const shared = server === 'netlify' && !options.edge && options.log === undefined ? sharedServer('netlify', siteDir) : undefined;
+export async function startSiteServer(server: ServerName, siteDir: string, options: { withNode?: boolean; edge?: boolean; log?: string; shared?: false } = {}): Promise<RunningServer> {
+  // netlify dev without the edge function over the global setup's site: the one started for every suite (shared: false, a new one).
+  const shared = server === 'netlify' && !options.edge && options.log === undefined && options.shared !== false ? sharedServer('netlify', siteDir) : undefined;
   if (shared) return shared;
   const port = await freePort();
   // netlify dev's internal static server on a port of its own: two suites starting netlify dev at once both took 3999.
