@@ -42,22 +42,37 @@ export default function setup(project: TestProject) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   // The servers the suites share (test/support/shared-servers.ts), started once the site is built.
-  const servers: { name: SharedName; server?: { stop(): Promise<void> } }[] = [];
+  const servers: { name: SharedName; server?: { stop(): Promise<void>; exited?: Promise<void> } }[] = [];
   // The full site's suites (vitest.full.config.ts) use no netlify dev with the edge function.
   const names = SHARED_NAMES.filter((n) => !(full && n === 'netlify-edge'));
   let stopping = false;
   const startShared = async (): Promise<SharedServers['servers']> => {
-    const start = (name: SharedName, log: string) =>
-      name === 'netlify' ? startSiteServer('netlify', siteDir, { log }) : name === 'netlify-edge' ? startEdgeServer('netlify', siteDir, { log }) : startHttpServer(siteDir, { log });
+    const start = (name: SharedName, log: string, port?: number) =>
+      name === 'netlify' ? startSiteServer('netlify', siteDir, { log, port }) : name === 'netlify-edge' ? startEdgeServer('netlify', siteDir, { log, port }) : startHttpServer(siteDir, { log, port });
     const entries = await Promise.all(names.map(async (name) => {
       const log = path.join(root, `${name}.log`);
       const entry: (typeof servers)[number] = { name };
       servers.push(entry);
       try {
-        // Not started again if it dies (netlify dev does on a malformed escape in a URL, a netlify-cli bug,
-        // scripts/serve.ts): the suites send it none; one that met a dead server would fail with its log.
         const server = await start(name, log);
         entry.server = server;
+        // One that dies (netlify dev does on a malformed escape in a URL, a netlify-cli bug, scripts/serve.ts) is
+        // started again on its port; the suites wait for it (shared-servers.ts). Three times at most.
+        const port = Number(new URL(server.origin).port);
+        void (async () => {
+          for (let restarts = 1; restarts <= 3; restarts++) {
+            await entry.server?.exited;
+            if (stopping) return;
+            await entry.server?.stop(); // what it left: stragglers of its group, its working folder
+            process.stdout.write(`global setup: the shared ${name} stopped (its output: ${log}); starting it again on port ${port} (${restarts} of 3)\n`);
+            try {
+              entry.server = await start(name, log, port);
+            } catch (error) {
+              process.stdout.write(`global setup: the shared ${name} did not start again: ${(error as Error).message.split('\n')[0]}\n`);
+              return;
+            }
+          }
+        })();
         return [name, { origin: server.origin, log }] as const;
       } catch (error) {
         return [name, { error: (error as Error).message.slice(0, 2_000) }] as const;

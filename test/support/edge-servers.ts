@@ -43,6 +43,8 @@ export interface EdgeServer {
   /** Resident memory of every process of the engine's group, in KiB, by command. */
   memory(): { command: string; rssKiB: number }[];
   stop(): Promise<void>;
+  /** Resolves when the engine's CLI exits (a shared one is watched and started again). */
+  exited?: Promise<void>;
 }
 
 function listens(port: number): Promise<boolean> {
@@ -87,6 +89,8 @@ export interface StartOptions {
   readyPath?: string;
   /** Also append the engine's output to this file (test/support/process.ts). */
   log?: string;
+  /** Listen on this port (a shared engine started again where it was). */
+  port?: number;
 }
 
 /**
@@ -95,10 +99,10 @@ export interface StartOptions {
  * one the global setup started for every suite (test/support/shared-servers.ts).
  */
 export async function startEdgeServer(engine: Engine, siteDir: string, options: StartOptions = {}): Promise<EdgeServer> {
-  const shared = engine === 'netlify' && options.handler === undefined ? sharedServer('netlify-edge', siteDir) : undefined;
+  const shared = engine === 'netlify' && options.handler === undefined && options.log === undefined ? await sharedServer('netlify-edge', siteDir) : undefined;
   if (shared) return { engine, origin: shared.origin, startupMs: 0, output: shared.output, memory: () => [], stop: shared.stop };
   const dir = mkdtempSync(path.join(os.tmpdir(), `jaspar-edge-${engine}-`));
-  const port = await freePortInRange();
+  const port = options.port ?? (await freePortInRange());
   let command: string;
   let args: string[];
   let env: NodeJS.ProcessEnv;
@@ -132,7 +136,7 @@ export async function startEdgeServer(engine: Engine, siteDir: string, options: 
     cleanup: () => rm(dir, { recursive: true, force: true }),
     log: options.log,
   });
-  return { engine, origin, startupMs: started.startupMs, output: started.output, memory: () => groupMemory(started.pid), stop: started.stop };
+  return { engine, origin, startupMs: started.startupMs, output: started.output, memory: () => groupMemory(started.pid), stop: started.stop, exited: started.exited };
 }
 
 /** Cloudflare's limits on a Worker's static assets (developers.cloudflare.com/workers/platform/limits). */

@@ -21,6 +21,8 @@ export interface RunningServer {
   output(): string;
   /** Kills the whole process group and waits for the server to exit. */
   stop(): Promise<void>;
+  /** Resolves when the server's command exits (a shared one is watched and started again). */
+  exited?: Promise<void>;
 }
 
 const BIN = path.join(PROJECT_ROOT, 'node_modules/.bin');
@@ -46,7 +48,7 @@ async function startServer(name: string, command: string, args: string[], port: 
     cleanup: () => (own ? own.cleanup() : rmSync(cwd, { recursive: true, force: true })),
     log,
   });
-  return { origin, pid: started.pid, output: started.output, stop: started.stop };
+  return { origin, pid: started.pid, output: started.output, stop: started.stop, exited: started.exited };
 }
 
 /**
@@ -61,10 +63,10 @@ export async function startNetlifyDev(siteDir: string): Promise<RunningServer> {
 }
 
 /** http-server 14.1.1 serving siteDir (`-s`: silent); the global setup's one for its site (test/support/shared-servers.ts). */
-export async function startHttpServer(siteDir: string, options: { log?: string } = {}): Promise<RunningServer> {
-  const shared = options.log === undefined ? sharedServer('http-server', siteDir) : undefined;
+export async function startHttpServer(siteDir: string, options: { log?: string; port?: number } = {}): Promise<RunningServer> {
+  const shared = options.log === undefined ? await sharedServer('http-server', siteDir) : undefined;
   if (shared) return shared;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   return startServer('http-server', path.join(BIN, 'http-server'), [siteDir, '-p', String(port), '-s'], port, undefined, options.log);
 }
 
@@ -73,11 +75,11 @@ export async function startHttpServer(siteDir: string, options: { log?: string }
  * (scripts/serve.ts): the site's own generated config, a temporary folder
  * for the rest, 127.0.0.1 on a free port.
  */
-export async function startSiteServer(server: ServerName, siteDir: string, options: { withNode?: boolean; edge?: boolean; log?: string; shared?: false } = {}): Promise<RunningServer> {
+export async function startSiteServer(server: ServerName, siteDir: string, options: { withNode?: boolean; edge?: boolean; log?: string; shared?: false; port?: number } = {}): Promise<RunningServer> {
   // netlify dev without the edge function over the global setup's site: the one started for every suite (shared: false, a new one).
-  const shared = server === 'netlify' && !options.edge && options.log === undefined && options.shared !== false ? sharedServer('netlify', siteDir) : undefined;
+  const shared = server === 'netlify' && !options.edge && options.log === undefined && options.shared !== false ? await sharedServer('netlify', siteDir) : undefined;
   if (shared) return shared;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   // netlify dev's internal static server on a port of its own: two suites starting netlify dev at once both took 3999.
   const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1', ...(server === 'netlify' ? { staticPort: await freePort(), edge: options.edge } : {}), ...(options.withNode ? { node: await freePort() } : {}) });
   return startServer(server, command.command, command.args, port, { cwd: command.tmp, env: command.env, cleanup: command.cleanup, sidecar: command.sidecar }, options.log);

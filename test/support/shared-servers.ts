@@ -9,6 +9,7 @@
 // leaves it running for the next suite.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { answers } from './process.ts';
 
 export const SHARED_ENV = 'JASPAR_TEST_SHARED_SERVERS';
 
@@ -22,8 +23,16 @@ export interface SharedServers {
   servers: Partial<Record<SharedName, { origin: string; log: string } | { error: string }>>;
 }
 
-/** The shared server for siteDir, as the suites' helpers return servers, or undefined (none shared in this worker, another folder, or it failed to start). */
-export function sharedServer(name: SharedName, siteDir: string): { origin: string; pid?: number; output(): string; stop(): Promise<void> } | undefined {
+/** How long a suite waits for a shared server started again (it died: see test/global-setup.ts). */
+const RESTART_WAIT_MS = 240_000;
+
+/**
+ * The shared server for siteDir, as the suites' helpers return servers, or
+ * undefined (none shared in this worker, another folder, or it failed to
+ * start). Resolves once it answers: one that died is being started again on
+ * its port by the global setup.
+ */
+export async function sharedServer(name: SharedName, siteDir: string): Promise<{ origin: string; pid?: number; output(): string; stop(): Promise<void> } | undefined> {
   const text = process.env[SHARED_ENV];
   if (!text) return undefined;
   const shared = JSON.parse(text) as SharedServers;
@@ -34,5 +43,10 @@ export function sharedServer(name: SharedName, siteDir: string): { origin: strin
     const all = existsSync(server.log) ? readFileSync(server.log, 'utf8') : '';
     return all.length > 100_000 ? all.slice(-100_000) : all;
   };
+  const started = Date.now();
+  while (!(await answers(`${server.origin}/`, { timeoutMs: 10_000 }))) {
+    if (Date.now() - started > RESTART_WAIT_MS) throw new Error(`the shared ${name} (${server.origin}) does not answer, nor after ${RESTART_WAIT_MS / 1000} s; its output:\n${output().slice(-5_000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
   return { origin: server.origin, output, stop: async () => {} };
 }
