@@ -8,7 +8,7 @@
  * runs on the fixture site (`npm test`) and on the full one (`npm run test:full`).
  */
 export const SITE_SUITES = [
-  'test/e2e/{clients-netlify,http-server,links,list-links-netlify,netlify-routing}.test.ts',
+  'test/e2e/{clients-netlify,http-server,links,list-links-netlify,netlify-routing,security-headers}.test.ts',
   'test/browser/{browse,people}.test.ts',
   'test/hosts/conformance.test.ts',
   'test/site/**/*.test.ts',
@@ -25,7 +25,7 @@ export const SITE_SUITES = [
  * fuzzing, every matrix of the release through every format).
  */
 export const SLOW_SUITES = [
-  'test/e2e/{base-path-and-shards,security-headers}.test.ts',
+  'test/e2e/base-path-and-shards.test.ts',
   'test/browser/escaping.test.ts',
   'test/hosts/prefix-shards.test.ts',
   'test/build/{bad-input,incremental,input-files,official-cli,problem-report,sharding}.test.ts',
