@@ -15,8 +15,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser.ts';
 import { makeRelease } from '../support/fixtures.ts';
-import { problems, startHttpServer, type RunningServer } from '../support/servers.ts';
 import { buildOk } from '../support/run.ts';
+import { problems, startHttpServer, type RunningServer } from '../support/servers.ts';
 
 const EVIL = `<script>alert(1)</script>&"'`;
 const ESCAPED = '&lt;script&gt;alert(1)&lt;/script&gt;';
