@@ -28,7 +28,7 @@ export const SLOW_SUITES = [
   'test/e2e/base-path-and-shards.test.ts',
   'test/browser/escaping.test.ts',
   'test/hosts/prefix-shards.test.ts',
-  'test/build/{bad-input,incremental,input-files,official-cli,problem-report,sharding}.test.ts',
+  'test/build/{bad-input,incremental,input-files,problem-report,sharding}.test.ts',
   'test/fuzz/{cli,dataset}.test.ts',
   'test/formats/{roundtrip,hostile}.test.ts',
   'test/mirror/tar.test.ts',
@@ -39,7 +39,8 @@ export const SLOW_SUITES = [
 /**
  * Only on the full release (`npm run test:full`): what depends on its size
  * (Netlify's 1,000 rules, archives under 100 MB, the README figures), the
- * bundles compared whole with JASPAR's own, and rbioapi's calls.
+ * bundles compared whole with JASPAR's own, rbioapi's calls and the build of
+ * JASPAR's whole 2026 files.
  */
 export const FULL_SUITES = [
   'test/build/figures.test.ts',
@@ -47,6 +48,10 @@ export const FULL_SUITES = [
   // rbioapi's 28 calls and its exact lists (which calls are right, which give the same data in both releases,
   // FOX finding 151 matrices in 2024 and 128 in 2026) are about the full releases' data.
   'test/clients/rbioapi.test.ts',
+  // A build of the whole of JASPAR's 2026 files through the CLI, written back bundle for bundle (128,000 files;
+  // `npm test` builds the fixture's 2026 folder, JASPAR's own files cut by record, and test/edge/release-2026.test.ts
+  // checks its records byte for byte).
+  'test/build/official-cli.test.ts',
 ];
 
 export const shared = {
