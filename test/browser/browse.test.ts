@@ -235,9 +235,12 @@ describe.each([
     const w = await openPage(browser);
     const { page } = w;
     try {
-      const dir = '/api/v1/matrix/collection/CORE/page_size/100/page/2/';
+      // Page 2 where the view has one (JASPAR 2024's 4,279 CORE matrices), else page 1 (the fixture's 84); 100 a page is pre-rendered for people.
+      const view = '/api/v1/matrix/collection/CORE/page_size/100/';
+      const n = (JSON.parse(readFileSync(path.join(siteDir, view, 'page/1/index.json'), 'utf8')) as ListBody).count > 100 ? 2 : 1;
+      const dir = `${view}page/${n}/`;
       const want = JSON.parse(readFileSync(path.join(siteDir, dir, 'index.json'), 'utf8')) as ListBody;
-      await page.goto(url('/api/v1/matrix/?collection=CORE&format=api&page=2&page_size=100'));
+      await page.goto(url(`/api/v1/matrix/?collection=CORE&format=api&page=${n}&page_size=100`));
       await settle(page);
       const at = new URL(page.url());
       expect.soft(isPage(at, dir) || (at.pathname.startsWith('/api/v1/matrix') && at.searchParams.get('page_size') === '100'), `ended on ${page.url()}`).toBe(true);

@@ -5,7 +5,6 @@
 // matrix, versions and search pages, no dialog opens, the only scripts are the
 // site's own, the raw HTML holds the escaped name, and the JSON, JSONP and
 // YAML bodies still parse to the exact name.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, type WatchedPage } from '../support/browser.ts';
 import { makeRelease } from '../support/fixtures.ts';
-import { PROJECT_ROOT } from '../support/paths.ts';
+import { buildOk } from '../support/run.ts';
 import { problems, startHttpServer, type RunningServer } from '../support/servers.ts';
 
 const EVIL = `<script>alert(1)</script>&"'`;
@@ -63,11 +62,7 @@ beforeAll(async () => {
   mkdirSync(site);
   // The server first (its port goes into the base URL), then the build into the folder it serves.
   server = await startHttpServer(site);
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', data, '--out', site, '--base-url', server.origin], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 120_000,
-  });
+  await buildOk(['--data', data, '--out', site, '--base-url', server.origin], { timeout: 120_000 });
   browser = await launchBrowser();
 }, 180_000);
 

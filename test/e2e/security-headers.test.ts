@@ -1,38 +1,23 @@
 // The safe headers through Netlify's own engine (`netlify dev --offline`
-// serving a small built site with its generated _headers), and the pages
+// serving the global setup's site with its generated _headers: the fixture
+// site under `npm test`, and the netlify dev the suites share), and the pages
 // under that policy in headless Chromium: every page for people carries the
 // Content-Security-Policy, nosniff and Referrer-Policy; the API bodies, logos
 // and BED files stay fetchable from any origin; and the pages (list, matrix,
 // versions, home, search with results, the query script moving to a file)
 // work with no CSP violation and no console error, while an inline script
 // really is refused (so the policy is enforced, not just sent).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from '../../generator/hosting/headers.ts';
 import { launchBrowser, openPage } from '../support/browser.ts';
-import { makeRelease } from '../support/fixtures.ts';
-import { PROJECT_ROOT } from '../support/paths.ts';
 import { fetchAll, get, problems, startNetlifyDev, type RunningServer } from '../support/servers.ts';
 
-let data: string;
-let root: string;
-let site: string;
+const site = inject('siteDir');
 let server: RunningServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  data = makeRelease();
-  root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-security-'));
-  site = path.join(root, 'public');
-  execFileSync(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'generator/cli.ts'), '--data', data, '--out', site, '--base-url', 'http://127.0.0.1:8080'], {
-    cwd: PROJECT_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 120_000,
-  });
   server = await startNetlifyDev(site);
   browser = await launchBrowser();
 }, 240_000);
@@ -40,8 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  if (root) rmSync(root, { recursive: true, force: true });
-  if (data) rmSync(data, { recursive: true, force: true });
 }, 30_000);
 
 const PAGES = [

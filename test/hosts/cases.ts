@@ -81,6 +81,12 @@ export type FullExpect = Expect & { linksAside?: true };
 export interface SiteFacts {
   /** Pages of the unfiltered list at page_size 10. */
   lastPage: number;
+  /** Matrices of the default release (5,278 in JASPAR 2024). */
+  matrices: number;
+  /** Its matrices whose name, base id or collection holds "ctcf", any case (the service's search=CTCF: 11 in JASPAR 2024). */
+  searchCtcf: number;
+  /** Its CORE matrices of Homo sapiens (tax_id=9606&collection=CORE: 1,518 in JASPAR 2024). */
+  humanCore: number;
 }
 
 const LIST = '/api/v1/matrix';
@@ -119,11 +125,11 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'filters-no-match-yaml', what: 'no match with other filters, in YAML', path: `${LIST}/?tax_group=martians&version=latest&format=yaml`, needs: ['query', 'no-match'], expect: { status: 200, file: '/api/v1/empty-list/index.yaml' } },
     { id: 'filters-no-match-page-2', what: 'past page 1 of no match: 404 "Invalid page."', path: `${LIST}/?tax_id=123456789&page=2`, needs: ['query', 'no-match', 'invalid-page'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'filters-past-end', what: 'past the end of a filtered list: 404 "Invalid page."', path: `${LIST}/?collection=CORE&page=9999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
-    { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } }, full: { status: 200, type: 'application/json', results: 1000 }, behind: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } } },
+    { id: 'page-size-over', what: 'page_size above 1000: 301 to page_size=1000, other parameters kept', path: `${LIST}/?page_size=5000&format=json`, needs: ['query'], expect: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } }, full: { status: 200, type: 'application/json', results: Math.min(1000, site.matrices) }, behind: { status: 301, location: { path: `${LIST}/`, query: { page_size: '1000', format: 'json' } } } },
     { id: 'page-size-other', what: 'a page size not pre-rendered: 501', path: `${LIST}/?page_size=37`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this page_size' }, full: { status: 200, type: 'application/json', results: 37 } },
     { id: 'format-page-size', what: 'a format not pre-rendered at that page size: 501', path: `${LIST}/?page_size=25&format=meme`, needs: ['query', 'unrendered-501'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this format at this page_size' }, full: { status: 200, contentType: 'text/meme; charset=utf-8' } },
-    { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' }, full: { status: 200, type: 'application/json', json: { count: 11 } } },
-    { id: 'unsupported-filters', what: 'tax_id with collection: 501', path: `${LIST}/?tax_id=9606&collection=CORE`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this combination of filters' }, full: { status: 200, type: 'application/json', json: { count: 1518 } } },
+    { id: 'unsupported-param', what: 'search=: 501 with the reason', path: `${LIST}/?search=CTCF`, needs: ['query'], expect: { status: 501, detail: 'This static mirror of the JASPAR API cannot answer the parameter "search"' }, full: { status: 200, type: 'application/json', json: { count: site.searchCtcf } } },
+    { id: 'unsupported-filters', what: 'tax_id with collection: 501', path: `${LIST}/?tax_id=9606&collection=CORE`, needs: ['query'], expect: { status: 501, detail: 'This static mirror has not pre-rendered this combination of filters' }, full: { status: 200, type: 'application/json', json: { count: site.humanCore } } },
     { id: 'unsupported-release', what: 'a release the site does not hold: 501', path: `${LIST}/?release=2018`, needs: ['query'], expect: { status: 501, detail: 'This static mirror serves JASPAR releases 2024 and 2026 only (release=2024, release=2026).' }, full: { status: 404, detail: 'Release "2018" is not available: this mirror serves JASPAR 2024 (release=2024) and JASPAR 2026 (release=2026).' } },
 
     // The site's other release (JASPAR 2026, under /releases/2026/): release=2026 answers from its files.

@@ -10,7 +10,7 @@
 // the repository. The handler is the product's (netlify/edge-functions/,
 // cloudflare/worker.ts) unless `handler` names another module exporting
 // handle() with the same signature (the tests' double).
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -19,7 +19,9 @@ import path from 'node:path';
 import { netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
 import { netlifyProject, wranglerProject } from '../../generator/edge/hosts/projects.ts';
 import { PROJECT_ROOT } from './paths.ts';
+import { answers, startProcess } from './process.ts';
 import { turn } from './run.ts';
+import { sharedServer } from './shared-servers.ts';
 
 export type Engine = 'netlify' | 'cloudflare';
 export const ENGINES: readonly Engine[] = ['netlify', 'cloudflare'];
@@ -41,6 +43,8 @@ export interface EdgeServer {
   /** Resident memory of every process of the engine's group, in KiB, by command. */
   memory(): { command: string; rssKiB: number }[];
   stop(): Promise<void>;
+  /** Resolves when the engine's CLI exits (a shared one is watched and started again). */
+  exited?: Promise<void>;
 }
 
 function listens(port: number): Promise<boolean> {
@@ -63,20 +67,6 @@ export async function freePortInRange(): Promise<number> {
   throw new Error(`no free port in ${PORTS.first}-${PORTS.last}`);
 }
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 /** RSS of each process in the group (ps), the group's own processes only. */
 function groupMemory(pgid: number | undefined): { command: string; rssKiB: number }[] {
   if (pgid === undefined) return [];
@@ -97,11 +87,22 @@ export interface StartOptions {
   handler?: string;
   /** A URL path whose answer comes through the handler: the engine is ready when it answers 200. */
   readyPath?: string;
+  /** Also append the engine's output to this file (test/support/process.ts). */
+  log?: string;
+  /** Listen on this port (a shared engine started again where it was). */
+  port?: number;
 }
 
+/**
+ * The engine over siteDir with the product's handler, or options.handler's.
+ * netlify over the global setup's site with the product's handler is the
+ * one the global setup started for every suite (test/support/shared-servers.ts).
+ */
 export async function startEdgeServer(engine: Engine, siteDir: string, options: StartOptions = {}): Promise<EdgeServer> {
+  const shared = engine === 'netlify' && options.handler === undefined && options.log === undefined ? await sharedServer('netlify-edge', siteDir) : undefined;
+  if (shared) return { engine, origin: shared.origin, startupMs: 0, output: shared.output, memory: () => [], stop: shared.stop };
   const dir = mkdtempSync(path.join(os.tmpdir(), `jaspar-edge-${engine}-`));
-  const port = await freePortInRange();
+  const port = options.port ?? (await freePortInRange());
   let command: string;
   let args: string[];
   let env: NodeJS.ProcessEnv;
@@ -116,67 +117,26 @@ export async function startEdgeServer(engine: Engine, siteDir: string, options: 
     args = wranglerDevArgs(entry, path.join(dir, 'wrangler.jsonc'), siteDir, port, await freePortInRange());
     env = wranglerDevEnv();
   }
-  const started = performance.now();
-  const child = spawn(command, args, {
-    cwd: dir,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
-  });
-  let buffer = '';
-  const append = (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    if (buffer.length > 200_000) buffer = buffer.slice(-100_000);
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
-  let spawnError: Error | undefined;
-  child.once('error', (error) => {
-    spawnError = error;
-  });
-
   const origin = `http://127.0.0.1:${port}`;
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    killGroup(child.pid, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 5_000);
-    await exited(child);
-    clearTimeout(timer);
-    // Stragglers of the group (workerd, deno) once the CLI is gone.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    killGroup(child.pid, 'SIGKILL');
-    await rm(dir, { recursive: true, force: true });
-  };
-
   const readyPath = options.readyPath ?? '/api/v1/';
-  for (;;) {
-    if (spawnError || child.exitCode !== null || child.signalCode !== null) {
-      await stop();
-      throw new Error(`${engine} did not start (${spawnError?.message ?? `exit ${child.exitCode ?? child.signalCode}`}):\n${buffer}`);
-    }
+  const started = await startProcess({
+    name: engine,
+    command,
+    args,
+    cwd: dir,
+    env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+    // Ready when the handler answers, not when the CLI listens.
+    ready: () => answers(`${origin}${readyPath}`, { timeoutMs: 30_000, ok: (status) => status === 200 }),
+    startupMs: STARTUP_MS,
+    pollMs: 200,
     // What each CLI prints when it will never serve (and keeps running).
-    const fatal = /\[ERROR\]|Failed to load edge functions|Could not load configuration for edge function/.exec(buffer);
-    if (fatal) {
-      await stop();
-      throw new Error(`${engine} failed (${fatal[0]}):\n${buffer}`);
-    }
-    try {
-      const response = await fetch(`${origin}${readyPath}`, { signal: AbortSignal.timeout(30_000) });
-      await response.arrayBuffer();
-      if (response.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > STARTUP_MS) {
-      await stop();
-      throw new Error(`${engine} did not answer ${readyPath} within ${STARTUP_MS / 1000} s:\n${buffer}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const startupMs = performance.now() - started;
-  return { engine, origin, startupMs, output: () => buffer, memory: () => groupMemory(child.pid), stop };
+    fatal: /\[ERROR\]|Failed to load edge functions|Could not load configuration for edge function/,
+    // Stragglers of the group (workerd, deno) once the CLI is gone.
+    stragglersMs: 200,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+    log: options.log,
+  });
+  return { engine, origin, startupMs: started.startupMs, output: started.output, memory: () => groupMemory(started.pid), stop: started.stop, exited: started.exited };
 }
 
 /** Cloudflare's limits on a Worker's static assets (developers.cloudflare.com/workers/platform/limits). */

@@ -5,13 +5,14 @@
 // loopback port in its own process group, and stops it as a whole.
 // Needs Debian's python3 with python3-django, python3-djangorestframework,
 // python3-yaml and python3-gunicorn (.ci/run installs them).
-import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { folderHash } from '../../generator/pipeline/fingerprint.ts';
 import { PROJECT_ROOT, dataDir } from './paths.ts';
+import { answers, startProcess } from './process.ts';
 import { freePort } from './servers.ts';
 
 export const ORACLE_DIR = path.join(PROJECT_ROOT, 'test/oracle/drf');
@@ -62,15 +63,6 @@ export async function oracleDatabase(python: string, data = dataDir()): Promise<
   return db;
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // already gone
-  }
-}
-
 /** Starts the oracle (gunicorn, two workers) on a free loopback port; `port` to choose it. */
 export async function startOracle(options: { port?: number; workers?: number } = {}): Promise<Oracle> {
   const python = oraclePython();
@@ -78,42 +70,16 @@ export async function startOracle(options: { port?: number; workers?: number } =
   const data = dataDir();
   const db = await oracleDatabase(python, data);
   const port = options.port ?? (await freePort());
-  const child = spawn(python, ['-m', 'gunicorn', '--workers', String(options.workers ?? 2), '--bind', `127.0.0.1:${port}`, 'standin.wsgi:application'], {
-    cwd: ORACLE_DIR,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, JASPAR_DB: db, JASPAR_DATA: data, PYTHONDONTWRITEBYTECODE: '1' },
-  });
-  let buffer = '';
-  const append = (chunk: Buffer) => {
-    buffer = (buffer + chunk.toString('utf8')).slice(-100_000);
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
   const origin = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    killGroup(child, 'SIGTERM');
-    if (child.exitCode === null && child.signalCode === null) {
-      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
-      await new Promise((resolve) => child.once('exit', resolve));
-      clearTimeout(timer);
-    }
-  };
-  const started = performance.now();
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the oracle exited (${child.exitCode}):\n${buffer}`);
-    try {
-      const response = await fetch(`${origin}/api/v1/matrix/?page_size=1`, { signal: AbortSignal.timeout(5_000) });
-      await response.arrayBuffer();
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > STARTUP_MS) {
-      await stop();
-      throw new Error(`the oracle did not answer within ${STARTUP_MS / 1000} s:\n${buffer}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { origin, output: () => buffer, stop };
+  const started = await startProcess({
+    name: 'the oracle',
+    command: python,
+    args: ['-m', 'gunicorn', '--workers', String(options.workers ?? 2), '--bind', `127.0.0.1:${port}`, 'standin.wsgi:application'],
+    cwd: ORACLE_DIR,
+    env: { ...process.env, JASPAR_DB: db, JASPAR_DATA: data, PYTHONDONTWRITEBYTECODE: '1' },
+    ready: () => answers(`${origin}/api/v1/matrix/?page_size=1`, { ok: (status) => status >= 200 && status < 300 }),
+    startupMs: STARTUP_MS,
+    pollMs: 200,
+  });
+  return { origin, output: started.output, stop: started.stop };
 }

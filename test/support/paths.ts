@@ -16,6 +16,17 @@ export function siteDataDirs(): string[] {
   return (named ?? ['data/jaspar-2024', 'data/jaspar-2026'].map((d) => path.join(PROJECT_ROOT, d))).map((d) => path.resolve(d));
 }
 
+/** The default release's folder (the first of siteDataDirs()): JASPAR 2024, or the fixture's under `npm test`'s site suites (test/support/site-ready.ts). */
 export function dataDir(): string {
-  return path.resolve(process.env.JASPAR_DATA ?? path.join(PROJECT_ROOT, 'data/jaspar-2024'));
+  return siteDataDirs()[0];
+}
+
+/** The folder of a release of the site by year, or undefined when the site does not hold it. */
+export function siteDataDir(year: number): string | undefined {
+  return siteDataDirs().find((d) => path.basename(d) === `jaspar-${year}`);
+}
+
+/** True when the suites read the fixture site (`npm test`), not the full release (`npm run test:full`). */
+export function onFixture(): boolean {
+  return siteDataDirs().some((d) => !d.startsWith(path.join(PROJECT_ROOT, 'data') + path.sep));
 }

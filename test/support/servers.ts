@@ -2,7 +2,6 @@
 // (`netlify dev`, offline) and a plain static server (http-server). Each runs
 // in its own process group on a free local port and is stopped as a whole.
 // Every request the suites make goes to 127.0.0.1 only.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,8 @@ import { freePort, serverCommand, type ServerName } from '../../scripts/serve.ts
 
 export { freePort };
 import { PROJECT_ROOT } from './paths.ts';
+import { answers, startProcess } from './process.ts';
+import { sharedServer } from './shared-servers.ts';
 
 export interface RunningServer {
   /** "http://127.0.0.1:<port>", no trailing slash. */
@@ -20,128 +21,53 @@ export interface RunningServer {
   output(): string;
   /** Kills the whole process group and waits for the server to exit. */
   stop(): Promise<void>;
+  /** Resolves when the server's command exits (a shared one is watched and started again). */
+  exited?: Promise<void>;
 }
 
 const BIN = path.join(PROJECT_ROOT, 'node_modules/.bin');
 const STARTUP_MS = 90_000;
 
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal); // the group: the CLI and everything it started
-  } catch {
-    // already gone
-  }
-}
-
 /** With `own`, the caller's working folder and environment (scripts/serve.ts made them; cleanup removes them). */
-async function startServer(name: string, command: string, args: string[], port: number, own?: { cwd: string; env: NodeJS.ProcessEnv; cleanup(): void; sidecar?: { command: string; args: string[] } }): Promise<RunningServer> {
+async function startServer(name: string, command: string, args: string[], port: number, own?: { cwd: string; env: NodeJS.ProcessEnv; cleanup(): void; sidecar?: { command: string; args: string[] } }, log?: string): Promise<RunningServer> {
+  // A fresh empty folder, so the repository's own files (netlify.toml, package.json, .env…) cannot influence the server.
   const cwd = own?.cwd ?? mkdtempSync(path.join(os.tmpdir(), `jaspar-${name}-cwd-`));
-  // The Node server behind the server (--with-node), in a group of its own, stopped with it.
-  const sidecar = own?.sidecar ? spawn(own.sidecar.command, own.sidecar.args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }) : undefined;
-  const child = spawn(command, args, {
-    // A fresh empty folder, so the repository's own files (netlify.toml,
-    // package.json, .env…) cannot influence the server.
-    cwd,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: own?.env ?? { ...process.env, BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-  });
-  let buffer = '';
-  const append = (chunk: Buffer) => {
-    buffer += chunk.toString('utf8');
-    if (buffer.length > 200_000) buffer = buffer.slice(-100_000);
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
-  sidecar?.stdout?.on('data', append);
-  sidecar?.stderr?.on('data', append);
-  let spawnError: Error | undefined;
-  child.once('error', (error) => {
-    spawnError = error;
-  });
-
   const origin = `http://127.0.0.1:${port}`;
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    killGroup(child, 'SIGTERM');
-    if (sidecar) killGroup(sidecar, 'SIGTERM');
-    const timer = setTimeout(() => {
-      killGroup(child, 'SIGKILL');
-      if (sidecar) killGroup(sidecar, 'SIGKILL');
-    }, 5_000);
-    await exited(child);
-    if (sidecar) await exited(sidecar);
-    clearTimeout(timer);
-    killGroup(child, 'SIGKILL'); // stragglers of the group, if any
-    if (own) own.cleanup();
-    else rmSync(cwd, { recursive: true, force: true });
-  };
-
-  const started = performance.now();
-  for (;;) {
-    if (spawnError || child.exitCode !== null || child.signalCode !== null) {
-      await stop();
-      throw new Error(`${name} did not start (${spawnError?.message ?? `exit ${child.exitCode ?? child.signalCode}`}):\n${buffer}`);
-    }
-    try {
-      const response = await fetch(`${origin}/`, { signal: AbortSignal.timeout(5_000) });
-      await response.arrayBuffer();
-      break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > STARTUP_MS) {
-      await stop();
-      throw new Error(`${name} did not answer GET / within ${STARTUP_MS / 1000} s:\n${buffer}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  // The Node server behind it answers too, or the first requests it should take get the server's 502
-  // (seen on a loaded machine: it came up after nginx).
+  // The Node server behind the server (--with-node) answers too, or the first requests it should take get the
+  // server's 502 (seen on a loaded machine: it came up after nginx).
   const sidecarPort = own?.sidecar ? own.sidecar.args[own.sidecar.args.indexOf('--port') + 1] : undefined;
-  while (sidecar && sidecarPort !== undefined) {
-    if (sidecar.exitCode !== null || sidecar.signalCode !== null) {
-      await stop();
-      throw new Error(`${name}: the Node server behind it did not start (exit ${sidecar.exitCode ?? sidecar.signalCode}):\n${buffer}`);
-    }
-    try {
-      const response = await fetch(`http://127.0.0.1:${sidecarPort}/`, { signal: AbortSignal.timeout(5_000) });
-      await response.arrayBuffer();
-      break;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - started > STARTUP_MS) {
-      await stop();
-      throw new Error(`${name}: the Node server behind it did not answer GET / within ${STARTUP_MS / 1000} s:\n${buffer}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return { origin, pid: child.pid, output: () => buffer, stop };
+  const started = await startProcess({
+    name,
+    command,
+    args,
+    cwd,
+    env: own?.env ?? { ...process.env, BROWSER: 'none', NETLIFY_TELEMETRY_DISABLED: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
+    sidecar: own?.sidecar,
+    ready: async () => (await answers(`${origin}/`)) && (sidecarPort === undefined || (await answers(`http://127.0.0.1:${sidecarPort}/`))),
+    startupMs: STARTUP_MS,
+    cleanup: () => (own ? own.cleanup() : rmSync(cwd, { recursive: true, force: true })),
+    log,
+  });
+  return { origin, pid: started.pid, output: started.output, stop: started.stop, exited: started.exited };
 }
 
-/** `netlify dev` (offline, Netlify's redirect and header engine) serving siteDir. */
+/**
+ * `netlify dev` (offline, Netlify's redirect and header engine, no edge
+ * function) serving siteDir, started as `npm run serve -- --server netlify
+ * --edge off` starts it (scripts/serve.ts has its arguments). The global
+ * setup's site has one started once for every suite (test/support/shared-servers.ts):
+ * asked for that site, this is it, and its stop() leaves it running.
+ */
 export async function startNetlifyDev(siteDir: string): Promise<RunningServer> {
-  const port = await freePort();
-  return startServer('netlify-dev', path.join(BIN, 'netlify'), [
-    'dev', '--offline', '--internal-disable-edge-functions', '--dir', siteDir, '--port', String(port),
-    // Its internal static server on a port of its own: two suites starting netlify dev at once both took 3999.
-    '--staticServerPort', String(await freePort()),
-  ], port);
+  return startSiteServer('netlify', siteDir, { edge: false });
 }
 
-/** http-server 14.1.1 serving siteDir (`-s`: silent). */
-export async function startHttpServer(siteDir: string): Promise<RunningServer> {
-  const port = await freePort();
-  return startServer('http-server', path.join(BIN, 'http-server'), [siteDir, '-p', String(port), '-s'], port);
+/** http-server 14.1.1 serving siteDir (`-s`: silent); the global setup's one for its site (test/support/shared-servers.ts). */
+export async function startHttpServer(siteDir: string, options: { log?: string; port?: number } = {}): Promise<RunningServer> {
+  const shared = options.log === undefined ? await sharedServer('http-server', siteDir) : undefined;
+  if (shared) return shared;
+  const port = options.port ?? (await freePort());
+  return startServer('http-server', path.join(BIN, 'http-server'), [siteDir, '-p', String(port), '-s'], port, undefined, options.log);
 }
 
 /**
@@ -149,10 +75,14 @@ export async function startHttpServer(siteDir: string): Promise<RunningServer> {
  * (scripts/serve.ts): the site's own generated config, a temporary folder
  * for the rest, 127.0.0.1 on a free port.
  */
-export async function startSiteServer(server: ServerName, siteDir: string, options: { withNode?: boolean } = {}): Promise<RunningServer> {
-  const port = await freePort();
-  const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1', ...(server === 'netlify' ? { staticPort: await freePort() } : {}), ...(options.withNode ? { node: await freePort() } : {}) });
-  return startServer(server, command.command, command.args, port, { cwd: command.tmp, env: command.env, cleanup: command.cleanup, sidecar: command.sidecar });
+export async function startSiteServer(server: ServerName, siteDir: string, options: { withNode?: boolean; edge?: boolean; log?: string; shared?: false; port?: number } = {}): Promise<RunningServer> {
+  // netlify dev without the edge function over the global setup's site: the one started for every suite (shared: false, a new one).
+  const shared = server === 'netlify' && !options.edge && options.log === undefined && options.shared !== false ? await sharedServer('netlify', siteDir) : undefined;
+  if (shared) return shared;
+  const port = options.port ?? (await freePort());
+  // netlify dev's internal static server on a port of its own: two suites starting netlify dev at once both took 3999.
+  const command = serverCommand(server, { dir: siteDir, port, host: '127.0.0.1', ...(server === 'netlify' ? { staticPort: await freePort(), edge: options.edge } : {}), ...(options.withNode ? { node: await freePort() } : {}) });
+  return startServer(server, command.command, command.args, port, { cwd: command.tmp, env: command.env, cleanup: command.cleanup, sidecar: command.sidecar }, options.log);
 }
 
 /** Runs fn over items with at most `concurrency` calls in flight; results in input order. */

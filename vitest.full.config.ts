@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+import { FULL_SUITES, shared } from './vitest.shared.ts';
+
+/**
+ * `npm run test:full`: the full site of both shipped releases (285,000
+ * files, built once in test/global-setup.ts, project "full"), for what only
+ * its size proves (FULL_SUITES) and for one end-to-end pass of the suites
+ * `npm test` runs on the fixture site (FULL_PASS).
+ */
+const FULL_PASS = [
+  'test/site/**/*.test.ts',
+  'test/build/determinism.test.ts',
+  'test/edge/compact.test.ts',
+  'test/e2e/links.test.ts',
+  'test/hosts/conformance.test.ts',
+];
+
+export default defineConfig({
+  test: {
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: 'full',
+          include: [...FULL_SUITES, ...FULL_PASS],
+          globalSetup: ['test/global-setup.ts'],
+          setupFiles: ['test/support/event-loop.ts', 'test/support/site-ready.ts'],
+        },
+      },
+    ],
+  },
+});
