@@ -13,7 +13,10 @@
 //    other filters left;
 //  - order: comma-separated name, collection, base_id, version, each with
 //    an optional "-"; unknown fields are dropped; none left: by name. Ties
-//    keep the release's row order (SQLite's scan order).
+//    keep SQLite's scan order: the release's row order, reversed when the
+//    first term is -base_id (the column has an index, which SQLite walks
+//    backwards, and an index's equal keys lie in row order: UN0570.2
+//    before UN0570.1 when both are named alike).
 // tf_class, tf_family and data_type (what the real service and rbioapi call
 // class, family and type) filter as those do.
 import { asciiLower, type Record_ } from './indexes.ts';
@@ -144,11 +147,12 @@ function compareField(a: Record_, b: Record_, field: OrderTerm['field']): number
 }
 
 function ordered(records: Record_[], terms: OrderTerm[]): Record_[] {
+  const backwards = terms[0].field === 'base_id' && terms[0].descending;
   return records.sort((a, b) => {
     for (const t of terms) {
       const d = compareField(a, b, t.field);
       if (d !== 0) return t.descending ? -d : d;
     }
-    return a.row - b.row;
+    return backwards ? b.row - a.row : a.row - b.row;
   });
 }
