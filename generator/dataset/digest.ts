@@ -2,8 +2,9 @@
 // (counts, annotations, binding sites, row). Rendering tasks are keyed by
 // the digests of the records they render (pipeline/schedule.ts), so that a
 // rebuild finds what one changed record affects without rendering anything.
-// Computed once per record object and build.
-import { createHash } from 'node:crypto';
+// Computed once per record object and build. A hash of plain JavaScript, not
+// node:crypto: the planners that call it are bundled into the Cloudflare
+// Worker too (edge/render-missing.ts), which has no node:crypto.
 import type { Matrix } from './types.ts';
 
 const digests = new WeakMap<Matrix, string>();
@@ -14,7 +15,7 @@ const exact = (_key: string, v: unknown) => (typeof v === 'number' && (Object.is
 export function matrixDigest(m: Matrix): string {
   let d = digests.get(m);
   if (d === undefined) {
-    d = createHash('sha1').update(JSON.stringify(m, exact)).digest('base64url');
+    d = hash128(JSON.stringify(m, exact));
     digests.set(m, d);
   }
   return d;
@@ -24,4 +25,32 @@ export function matrixDigest(m: Matrix): string {
 export const digestsOf = (matrices: readonly Matrix[]): string => matrices.map(matrixDigest).join(',');
 
 /** A logo's input: the counts alone. */
-export const pfmDigest = (m: Matrix): string => createHash('sha1').update(JSON.stringify(m.pfm, exact)).digest('base64url');
+export const pfmDigest = (m: Matrix): string => hash128(JSON.stringify(m.pfm, exact));
+
+/**
+ * 128 bits of a text in four 32-bit lanes, each code unit mixed into every
+ * lane with its own multiplier, then each lane finished with the other
+ * lanes (MurmurHash3's finaliser). Not for secrecy: a key only has to tell
+ * one record's content from another's.
+ */
+export function hash128(text: string): string {
+  let a = 0x9e3779b9;
+  let b = 0x85ebca6b;
+  let c = 0xc2b2ae35;
+  let d = 0x27d4eb2f;
+  for (let i = 0; i < text.length; i++) {
+    const u = text.charCodeAt(i);
+    a = Math.imul(a ^ u, 0x01000193);
+    b = Math.imul(b ^ u, 0x5bd1e995);
+    c = Math.imul((c << 5) | (c >>> 27), 0xcc9e2d51) ^ u;
+    d = Math.imul((d << 13) | (d >>> 19), 0x1b873593) ^ u;
+  }
+  const fin = (h: number, salt: number) => {
+    h = (h ^ salt ^ text.length) >>> 0;
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+    return (h ^ (h >>> 16)) >>> 0;
+  };
+  const lanes = [fin(a, d), fin(b, a), fin(c, b), fin(d, c)];
+  return lanes.map((h) => h.toString(16).padStart(8, '0')).join('');
+}
