@@ -55,7 +55,9 @@ async function click(page: Page, link: ReturnType<Page['locator']>, what: string
 
 const h1 = async (page: Page) => ((await page.locator('main h1').textContent()) ?? '').trim();
 
-describe.each([
+// The seven walks run side by side (each its own server and page): they
+// mostly wait for pages to settle, and one after the other they took 90 s.
+describe.concurrent.each([
   { server: 'http-server', start: (dir: string) => startHttpServer(dir) },
   { server: 'nginx', start: (dir: string) => startSiteServer('nginx', dir) },
   { server: 'caddy', start: (dir: string) => startSiteServer('caddy', dir) },
