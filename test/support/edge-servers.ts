@@ -101,6 +101,19 @@ export interface StartOptions {
 export async function startEdgeServer(engine: Engine, siteDir: string, options: StartOptions = {}): Promise<EdgeServer> {
   const shared = engine === 'netlify' && options.handler === undefined && options.log === undefined ? await sharedServer('netlify-edge', siteDir) : undefined;
   if (shared) return { engine, origin: shared.origin, startupMs: 0, output: shared.output, memory: () => [], stop: shared.stop };
+  // A port found free can be taken by a server another test file starts
+  // before this engine binds it (netlify dev: "Could not acquire configured
+  // static server port"): then again on other ports, twice at most.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startEngine(engine, siteDir, options);
+    } catch (error) {
+      if (attempt === 3 || options.port !== undefined || !/Could not acquire|EADDRINUSE|address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startEngine(engine: Engine, siteDir: string, options: StartOptions): Promise<EdgeServer> {
   const dir = mkdtempSync(path.join(os.tmpdir(), `jaspar-edge-${engine}-`));
   const port = options.port ?? (await freePortInRange());
   let command: string;
