@@ -319,6 +319,8 @@ const KINDS = {
     const rel = pick(jasparFiles(f), s.a);
     const lines = str(f, rel).split('\n');
     const row = 1 + (s.b % 4);
+    // A file an earlier corruption cut short may have no such row: nothing to drop, the earlier one decides.
+    if (lines[row] === undefined || !/\[\s*\S+/.test(lines[row])) return either;
     lines[row] = lines[row].replace(/\[\s*\S+/, '[');
     f.set(rel, Buffer.from(lines.join('\n')));
     return reject(rel);
