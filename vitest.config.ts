@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { FULL_SUITES, SITE_SUITES, SLOW_SUITES, shared } from './vitest.shared.ts';
+import { FULL_SUITES, SITE_SUITES, SLOW_SUITES, pool, shared, siteSetup } from './vitest.shared.ts';
 
 /**
  * `npm test`: in at most 5 minutes on two cores (issue 21).
@@ -15,8 +15,7 @@ import { FULL_SUITES, SITE_SUITES, SLOW_SUITES, shared } from './vitest.shared.t
  */
 export default defineConfig({
   test: {
-    // Two cores: at most two test files at a time, across the projects.
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    ...pool,
     projects: [
       {
         test: {
@@ -35,8 +34,7 @@ export default defineConfig({
           name: 'site',
           include: SITE_SUITES,
           exclude: FULL_SUITES,
-          globalSetup: ['test/global-setup.ts'],
-          setupFiles: ['test/support/event-loop.ts', 'test/support/site-ready.ts'],
+          ...siteSetup,
           sequence: { groupOrder: 1 },
         },
       },

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { FULL_SUITES, shared } from './vitest.shared.ts';
+import { FULL_SUITES, pool, shared, siteSetup } from './vitest.shared.ts';
 
 /**
  * `npm run test:full`: the full site of both shipped releases (285,000
@@ -17,15 +17,14 @@ const FULL_PASS = [
 
 export default defineConfig({
   test: {
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    ...pool,
     projects: [
       {
         test: {
           ...shared,
           name: 'full',
           include: [...FULL_SUITES, ...FULL_PASS],
-          globalSetup: ['test/global-setup.ts'],
-          setupFiles: ['test/support/event-loop.ts', 'test/support/site-ready.ts'],
+          ...siteSetup,
         },
       },
     ],

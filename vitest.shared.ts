@@ -59,3 +59,12 @@ export const shared = {
   hookTimeout: 300_000,
   pool: 'forks' as const,
 };
+
+/** Two cores: at most two test files at a time, across the projects. */
+export const pool = { poolOptions: { forks: { maxForks: 2, minForks: 1 } } };
+
+/** A project over the site test/global-setup.ts builds: every file waits for it (test/support/site-ready.ts). */
+export const siteSetup = {
+  globalSetup: ['test/global-setup.ts'],
+  setupFiles: ['test/support/event-loop.ts', 'test/support/site-ready.ts'],
+};

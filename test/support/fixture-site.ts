@@ -17,8 +17,9 @@
 //
 // The choice is a function of the data only (sorted ids, no randomness):
 // the same data gives the same fixture, byte for byte.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { copyMatrixFiles } from './fixtures.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 const DATA_2024 = path.join(PROJECT_ROOT, 'data/jaspar-2024');
@@ -84,8 +85,7 @@ export function chooseBases2024(): string[] {
 
 /** Writes the 2024 fixture (curated format) into dir; returns its matrix ids in the shared order. */
 function write2024(dir: string, bases: Set<string>): string[] {
-  mkdirSync(path.join(dir, 'matrices'), { recursive: true });
-  mkdirSync(path.join(dir, 'sites'), { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const kept: string[] = [];
   for (const name of ['matrices.csv', 'provenance.csv']) {
     const { header, rows } = csvRows(path.join(DATA_2024, name));
@@ -93,16 +93,7 @@ function write2024(dir: string, bases: Set<string>): string[] {
     writeFileSync(path.join(dir, name), `${[header, ...rowsKept.map((r) => r.line)].join('\n')}\n`);
     if (name === 'matrices.csv') kept.push(...rowsKept.map((r) => r.id));
   }
-  const precise = JSON.parse(readFileSync(path.join(DATA_2024, 'pfm_noninteger.json'), 'utf8')) as Record<string, unknown>;
-  const keptPrecise: Record<string, unknown> = {};
-  for (const id of kept) {
-    copyFileSync(path.join(DATA_2024, 'matrices', `${id}.jaspar`), path.join(dir, 'matrices', `${id}.jaspar`));
-    const bed = path.join(DATA_2024, 'sites', `${id}.bed`);
-    if (existsSync(bed)) copyFileSync(bed, path.join(dir, 'sites', `${id}.bed`));
-    if (precise[id] !== undefined) keptPrecise[id] = precise[id];
-  }
-  // The shared file's layout (one space of indent), so that a reader of either sees the same text.
-  writeFileSync(path.join(dir, 'pfm_noninteger.json'), JSON.stringify(keptPrecise, null, 1));
+  copyMatrixFiles(DATA_2024, dir, kept);
   return kept;
 }
 
