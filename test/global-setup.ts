@@ -24,6 +24,7 @@ import type { TestProject } from 'vitest/node';
 import { makeFixtureSite } from './support/fixture-site.ts';
 import { startEdgeServer } from './support/edge-servers.ts';
 import { PROJECT_ROOT, SITE_BASE_URL, siteDataDirs } from './support/paths.ts';
+import { startOracle } from './support/oracle.ts';
 import { startHttpServer, startSiteServer } from './support/servers.ts';
 import { SHARED_NAMES, type SharedName, type SharedServers } from './support/shared-servers.ts';
 
@@ -48,7 +49,10 @@ export default function setup(project: TestProject) {
   let stopping = false;
   const startShared = async (): Promise<SharedServers['servers']> => {
     const start = (name: SharedName, log: string, port?: number) =>
-      name === 'netlify' ? startSiteServer('netlify', siteDir, { log, port }) : name === 'netlify-edge' ? startEdgeServer('netlify', siteDir, { log, port }) : startHttpServer(siteDir, { log, port });
+      name === 'netlify' ? startSiteServer('netlify', siteDir, { log, port })
+        : name === 'netlify-edge' ? startEdgeServer('netlify', siteDir, { log, port })
+          : name === 'oracle' ? startOracle({ data: dataDirs[0], log, ...(port === undefined ? {} : { port }) })
+            : startHttpServer(siteDir, { log, port });
     const entries = await Promise.all(names.map(async (name) => {
       const log = path.join(root, `${name}.log`);
       const entry: (typeof servers)[number] = { name };

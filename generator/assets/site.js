@@ -6,6 +6,42 @@
 // the page served already answers its query and the script does nothing.
 // The folder layout comes from JASPAR_ROUTES, which the build writes in
 // front of this script (generator/routes/client.ts).
+
+/**
+ * The folder of a list view: values (decoded) by parameter, laid out as the
+ * route table's listView pattern (JASPAR_ROUTES.view) nests them; the page
+ * size only when not the default. Both scripts below build list folders
+ * with it; none spells the layout itself.
+ */
+function listViewFolder(values) {
+  'use strict';
+  var ROUTES = window.JASPAR_ROUTES;
+  var dir = ROUTES.list;
+  ROUTES.view.forEach(function (part) {
+    var value = values[part[0]];
+    if (!value || (part[0] === 'page_size' && value === String(ROUTES.defaultPageSize))) return;
+    dir += part[1] + encodeURIComponent(value) + part[2];
+  });
+  return dir;
+}
+
+/** The values (decoded) a list folder holds, by parameter: the reverse of listViewFolder. */
+function listViewValues(dir) {
+  'use strict';
+  var ROUTES = window.JASPAR_ROUTES;
+  var values = {};
+  if (dir.indexOf(ROUTES.list) !== 0) return values;
+  var rest = dir.slice(ROUTES.list.length);
+  ROUTES.view.forEach(function (part) {
+    if (rest.indexOf(part[1]) !== 0) return;
+    var end = rest.indexOf(part[2], part[1].length);
+    if (end <= part[1].length) return;
+    values[part[0]] = decodeURIComponent(rest.slice(part[1].length, end));
+    rest = rest.slice(end + part[2].length);
+  });
+  return values;
+}
+
 (function () {
   'use strict';
   var ROUTES = window.JASPAR_ROUTES;
@@ -47,17 +83,11 @@
     for (var i = 0; i < FILTERS.length; i++) asked = asked || query.has(FILTERS[i]);
     if (asked) {
       // The filters of the page's own folder (/api/v1/collections/CORE/ holds
-      // CORE's first page), overridden by the query's.
-      var parts = dir.split('/');
-      var values = {};
-      for (var p = 0; p < parts.length - 1; p++) if (FILTERS.indexOf(parts[p]) >= 0) values[parts[p]] = parts[p + 1];
-      for (var q = 0; q < FILTERS.length; q++) if (query.has(FILTERS[q])) values[FILTERS[q]] = encodeURIComponent(query.get(FILTERS[q]));
-      viewDir = ROUTES.list;
-      for (var j = 0; j < FILTERS.length; j++) {
-        if (Object.prototype.hasOwnProperty.call(values, FILTERS[j])) viewDir += FILTERS[j] + '/' + values[FILTERS[j]] + '/';
-      }
-      var size = query.get('page_size');
-      if (size !== null && size !== String(ROUTES.defaultPageSize)) viewDir += ROUTES.pageSize + encodeURIComponent(size) + '/';
+      // CORE's first page), overridden by the query's; the page size only the query's.
+      var values = listViewValues(viewDir);
+      delete values.page_size;
+      for (var q = 0; q < relevant.length; q++) if (relevant[q] !== 'format' && relevant[q] !== 'page' && query.has(relevant[q])) values[relevant[q]] = query.get(relevant[q]);
+      viewDir = listViewFolder(values);
     }
     var sameView = viewDir === dir.replace(pageless, '');
     var last = Number(body.getAttribute('data-last-page'));
@@ -95,13 +125,13 @@
       filters.hidden = false;
       filters.addEventListener('submit', function (event) {
         event.preventDefault();
-        var dir = ROUTES.list;
-        var values = { collection: filters.elements.collection.value, tax_group: filters.elements.tax_group.value, version: filters.elements.version.checked ? 'latest' : '' };
-        // Folders nest in ROUTES.filters order (collection, tax_group, tax_id, version).
-        ROUTES.filters.forEach(function (key) { if (values[key]) dir += key + '/' + encodeURIComponent(values[key]) + '/'; });
-        var size = filters.elements.page_size.value;
-        if (size !== String(ROUTES.defaultPageSize)) dir += ROUTES.pageSize + encodeURIComponent(size) + '/';
-        window.location.href = dir + ROUTES.page + '1/';
+        var values = {
+          collection: filters.elements.collection.value,
+          tax_group: filters.elements.tax_group.value,
+          version: filters.elements.version.checked ? 'latest' : '',
+          page_size: filters.elements.page_size.value,
+        };
+        window.location.href = listViewFolder(values) + ROUTES.page + '1/';
       });
     }
     var jump = document.querySelector('form[data-jump]');

@@ -24,12 +24,19 @@ function officialFiles(dataDir: string) {
   return hasOfficialFiles(found) ? found : null;
 }
 
-/** The release description to use: the one given, else data/release-<year>.yaml for official files of that year, else curatedDefault. */
+/**
+ * The release description to use: the one given; else, for official files of
+ * a year, release-<year>.yaml beside the data folder (a folder laid out as
+ * data/, with its own descriptions: its older_versions then names a release
+ * folder beside it), then data/release-<year>.yaml; else curatedDefault.
+ */
 export function releaseFileFor(dataDir: string, given: string | undefined, curatedDefault: string): string {
   if (given !== undefined) return given;
   const found = officialFiles(dataDir);
   const year = found ? releaseYear(found) : null;
   if (year === null) return curatedDefault;
+  const beside = path.join(path.dirname(path.resolve(dataDir)), `release-${year}.yaml`);
+  if (existsSync(beside)) return beside;
   const file = path.join(path.dirname(curatedDefault), `release-${year}.yaml`);
   if (!existsSync(file)) {
     const problems = new ProblemList();

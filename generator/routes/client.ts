@@ -16,9 +16,11 @@ export interface ClientRoutes {
   files: Record<string, string>;
   /** Filters in the order their folders nest. */
   filters: readonly string[];
-  /** Folder names of a list view: page/N/, page_size/S/ (absent at the default size). */
+  /** A list view's folders after `list`, as the route table's listView pattern has them, in its order: each
+   *  [parameter, text before its value, text after it] (["collection", "collection/", "/"], …, ["page_size", "page_size/", "/"]). */
+  view: readonly (readonly [string, string, string])[];
+  /** The folder name before a page's number: page/N/. */
   page: string;
-  pageSize: string;
   defaultPageSize: number;
   /** Folder of the logos, with the site's path. */
   logos: string;
@@ -32,9 +34,9 @@ export function clientRoutes(layout: Layout, root: string): ClientRoutes {
     list: `${root}${ROUTES.list.build({})}`,
     files: Object.fromEntries(FORMAT_IDS.map((f) => [f, f === 'api' ? '' : fileName(f)])),
     filters: FILTER_KEYS,
-    // The folder names before a page and a page size, from the list view's pattern (the text after each is "/").
+    view: ROUTES.listView.params.map((param) => [param, ...partAround(ROUTES.listView, param)] as const),
+    // The folder name before a page, from the list page's pattern (the text after it is "/").
     page: partAround(ROUTES.listPage, 'page')[0],
-    pageSize: partAround(ROUTES.listView, 'page_size')[0],
     defaultPageSize: DEFAULT_PAGE_SIZE,
     logos: `${root}${LOGOS}`,
     idShard: layout.idFolders ? layout.shard : 0,

@@ -168,6 +168,20 @@ describe('detect: JASPAR download files by name and content', () => {
     const dir = folder({ 'JASPAR2030_CORE_redundant_pfms_jaspar.txt': cutJaspar(path.join(SOURCES_2024, REDUNDANT), ['MA0004.1']) });
     expect(() => releaseFileFor(dir, undefined, fallback)).toThrow(/JASPAR 2030, and .*release-2030\.yaml does not exist/);
   });
+
+  it('a folder laid out as data/ (release folders beside their descriptions) uses its own release-<year>.yaml', () => {
+    const fallback = path.join(PROJECT_ROOT, 'data/release-2024.yaml');
+    const root = folder({
+      [`jaspar-2026/${PLANTS_JASPAR}`]: cutJaspar(path.join(DATA_2026, PLANTS_JASPAR), ['MA0021.1']),
+      [`jaspar-2026/${TABLE}`]: cutTable(path.join(DATA_2026, TABLE), ['MA0021.1']),
+    });
+    const data = path.join(root, 'jaspar-2026');
+    // Without one beside it, the project's.
+    expect(releaseFileFor(data, undefined, fallback)).toBe(path.join(PROJECT_ROOT, 'data/release-2026.yaml'));
+    writeFileSync(path.join(root, 'release-2026.yaml'), read(path.join(PROJECT_ROOT, 'data/release-2026.yaml')));
+    expect(releaseFileFor(data, undefined, fallback)).toBe(path.join(root, 'release-2026.yaml'));
+    expect(releaseFileFor(data, '/x/given.yaml', fallback)).toBe('/x/given.yaml');
+  });
 });
 
 // ---------------------------------------------------------------- merging

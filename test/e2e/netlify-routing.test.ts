@@ -21,11 +21,16 @@ const NOT_FOUND = '{"detail":"Not found."}';
 
 const GOLDEN_IDS = ['MA0004.1', 'MA0002.2', 'MA0074.1', 'MA1972.1', 'MA2191.1', 'UN0083.1', 'UN0498.1'];
 const ALL_IDS = readdirSync(MATRIX).filter((n) => /^[A-Z]{2}\d{4}\.\d+$/.test(n)).sort();
-/** Every (ALL/300)-th id that is not golden: deterministic, spread over the whole release. */
-const SAMPLE_IDS = evenly(ALL_IDS.filter((id) => !GOLDEN_IDS.includes(id)), 100);
+/** An id's shape as the rules see it: its collection prefix and its version's digits (the rules are placeholders over ids). */
+const shapeOf = (id: string) => `${id.slice(0, 2)}.${id.split('.')[1].length}`;
+/** The first id of each shape, then 20 spread over the whole release: rules are sampled by shape, not by page (issue 21). */
+const SAMPLE_IDS = [...new Set([
+  ...[...new Map(ALL_IDS.filter((id) => !GOLDEN_IDS.includes(id)).map((id) => [shapeOf(id), id] as const).reverse()).values()],
+  ...evenly(ALL_IDS.filter((id) => !GOLDEN_IDS.includes(id)), 20),
+])];
 const baseOf = (id: string) => id.split('.')[0];
 const ALL_BASES = readdirSync(MATRIX).filter((n) => /^[A-Z]{2}\d{4}$/.test(n)).sort();
-const CHECKED_BASES = [...new Set([...GOLDEN_IDS.map(baseOf), ...evenly(ALL_BASES, 40)])];
+const CHECKED_BASES = [...new Set([...GOLDEN_IDS.map(baseOf), ...evenly(ALL_BASES, 20)])];
 
 function evenly<T>(items: T[], count: number): T[] {
   if (items.length <= count) return [...items];

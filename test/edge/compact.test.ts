@@ -29,8 +29,25 @@ async function build(data: string | string[], out: string, profile: 'full' | 'co
   await buildOk([...[data].flat().flatMap((d) => ['--data', d]), '--out', out, '--base-url', SITE_BASE_URL, '--profile', profile]);
 }
 
-/** `npm run serve -- ARGS` in its own process group until stop(); ready when `ready` answers 200. */
-async function serve(args: string[], ready: string): Promise<{ origin: string; output: () => string; stop: () => Promise<void> }> {
+type Served = { origin: string; output: () => string; stop: () => Promise<void> };
+
+/**
+ * `npm run serve -- ARGS` in its own process group until stop(); ready when
+ * `ready` answers 200. Started again on other ports (twice at most) when a
+ * port found free was taken before the server bound it: two are started side
+ * by side below, and netlify dev's static server port is chosen by serve.ts.
+ */
+async function serve(args: string[], ready: string): Promise<Served> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await serveOnce(args, ready);
+    } catch (error) {
+      if (attempt === 3 || !/Could not acquire|EADDRINUSE|address already in use/i.test(String(error))) throw error;
+    }
+  }
+}
+
+async function serveOnce(args: string[], ready: string): Promise<Served> {
   const port = await freePortInRange();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'scripts/serve.ts'), ...args, '--port', String(port)], {
     cwd: PROJECT_ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
@@ -143,7 +160,8 @@ describe('compact build', () => {
 
   it('npm run serve -- --server netlify: netlify dev with the edge function (and without it: --edge off)', { timeout: 240_000 }, async () => {
     const full = path.join(root, 'small-full');
-    for (const edge of ['on', 'off']) {
+    // Both side by side: each netlify dev mostly waits while it starts (about 30 s each, one after the other).
+    await Promise.all(['on', 'off'].map(async (edge) => {
       const server = await serve(['--server', 'netlify', '--dir', full, '--edge', edge], '/api/v1/');
       try {
         // A page size the files do not have: the edge function answers it; the rules alone have no file
@@ -154,7 +172,7 @@ describe('compact build', () => {
       } finally {
         await server.stop();
       }
-    }
+    }));
   });
 
   it('full release: fits Cloudflare\'s free plan, and the handler answers as the full build\'s files', { timeout: 900_000 }, async () => {

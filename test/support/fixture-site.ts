@@ -10,14 +10,14 @@
 // - JASPAR 2026 (JASPAR's download files): the metadata table's rows and each
 //   bundle's records (the MEME bundle and the diatoms extract included) of
 //   the chosen base ids, unchanged. Its description is data/release-2026.yaml,
-//   whose older_versions names data/jaspar-2024: the older versions' counts
-//   come from the full 2024 folder (the build has one --release for all
-//   --data folders); the fixture's 2024 holds every version of the base ids
-//   both fixtures share, so the two agree.
+//   copied beside the fixture's folders (the build takes release-<year>.yaml
+//   beside a data folder first): its older_versions, jaspar-2024, is then the
+//   fixture's 2024, which holds every version of the base ids both fixtures
+//   share, so the older versions' counts come from the fixture too.
 //
 // The choice is a function of the data only (sorted ids, no randomness):
 // the same data gives the same fixture, byte for byte.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { copyMatrixFiles } from './fixtures.ts';
 import { PROJECT_ROOT } from './paths.ts';
@@ -194,6 +194,7 @@ export function makeFixtureSite(root: string): FixtureSite {
   const chosen2026 = chooseBases2026(bases2024);
   const ids2026 = write2026(dir2026, chosen2026);
   const ids2024 = write2024(dir2024, withTiesOf2026(bases2024, chosen2026));
+  copyFileSync(path.join(PROJECT_ROOT, 'data/release-2026.yaml'), path.join(root, 'release-2026.yaml'));
   return { dataDirs: [dir2024, dir2026], matrices: [{ year: 2024, ids: ids2024 }, { year: 2026, ids: ids2026 }] };
 }
 

@@ -14,6 +14,7 @@ import { folderHash } from '../../generator/pipeline/fingerprint.ts';
 import { PROJECT_ROOT, dataDir } from './paths.ts';
 import { answers, startProcess } from './process.ts';
 import { freePort } from './servers.ts';
+import { sharedServer, sharedSite } from './shared-servers.ts';
 
 export const ORACLE_DIR = path.join(PROJECT_ROOT, 'test/oracle/drf');
 const STARTUP_MS = 60_000;
@@ -23,6 +24,8 @@ export interface Oracle {
   origin: string;
   output(): string;
   stop(): Promise<void>;
+  /** Resolves when gunicorn exits (a shared one is watched and started again). */
+  exited?: Promise<void>;
 }
 
 /** The first python3 that imports what the oracle needs (a pyenv or venv python3 earlier on PATH usually does not). */
@@ -63,11 +66,29 @@ export async function oracleDatabase(python: string, data = dataDir()): Promise<
   return db;
 }
 
-/** Starts the oracle (gunicorn, two workers) on a free loopback port; `port` to choose it. */
-export async function startOracle(options: { port?: number; workers?: number } = {}): Promise<Oracle> {
+export interface OracleOptions {
+  /** Listen here (a shared oracle started again where it was); default a free loopback port. */
+  port?: number;
+  workers?: number;
+  /** The release folder (default: test/support/paths.ts dataDir(), the site's default release). */
+  data?: string;
+  /** Also append its output to this file (test/support/process.ts). */
+  log?: string;
+}
+
+/**
+ * Starts the oracle (gunicorn, two workers) on a free loopback port. Without
+ * options, inside a run whose global setup started one over its site (whose
+ * default release dataDir() is), that one (test/support/shared-servers.ts):
+ * its stop() leaves it running.
+ */
+export async function startOracle(options: OracleOptions = {}): Promise<Oracle> {
+  const site = sharedSite();
+  const shared = Object.keys(options).length === 0 && site !== undefined ? await sharedServer('oracle', site) : undefined;
+  if (shared) return { origin: shared.origin, output: shared.output, stop: shared.stop };
   const python = oraclePython();
   if (python === null) throw new Error('no python3 with django, rest_framework, yaml and gunicorn: apt-get install python3-django python3-djangorestframework python3-yaml python3-gunicorn');
-  const data = dataDir();
+  const data = options.data ?? dataDir();
   const db = await oracleDatabase(python, data);
   const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
@@ -80,6 +101,7 @@ export async function startOracle(options: { port?: number; workers?: number } =
     ready: () => answers(`${origin}/api/v1/matrix/?page_size=1`, { ok: (status) => status >= 200 && status < 300 }),
     startupMs: STARTUP_MS,
     pollMs: 200,
+    log: options.log,
   });
-  return { origin, output: started.output, stop: started.stop };
+  return { origin, output: started.output, stop: started.stop, exited: started.exited };
 }

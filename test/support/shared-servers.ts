@@ -1,7 +1,7 @@
 // The servers started once per run over the global setup's site and shared
 // by every suite that asks for one of them over that site: netlify dev
 // without and with the edge function (74-91 s to start on a loaded 2-core
-// machine; eight suites started their own) and http-server. The global setup
+// machine; eight suites started their own), http-server and the DRF oracle. The global setup
 // starts them once the site is built (test/global-setup.ts) and names them in
 // its status file; test/support/site-ready.ts hands them to the test worker in
 // SHARED_ENV; startNetlifyDev, startHttpServer, startSiteServer and
@@ -13,8 +13,9 @@ import { answers } from './process.ts';
 
 export const SHARED_ENV = 'JASPAR_TEST_SHARED_SERVERS';
 
-/** The servers the global setup shares: netlify dev (files and rules), netlify dev with the edge function, http-server. */
-export const SHARED_NAMES = ['netlify', 'netlify-edge', 'http-server'] as const;
+/** The servers the global setup shares: netlify dev (files and rules), netlify dev with the edge function, http-server,
+ *  and the DRF oracle over the site's default release (test/support/oracle.ts). */
+export const SHARED_NAMES = ['netlify', 'netlify-edge', 'http-server', 'oracle'] as const;
 export type SharedName = (typeof SHARED_NAMES)[number];
 
 export interface SharedServers {
@@ -25,6 +26,12 @@ export interface SharedServers {
 
 /** How long a suite waits for a shared server started again (it died: see test/global-setup.ts). */
 const RESTART_WAIT_MS = 240_000;
+
+/** The site the global setup shared its servers over, if any in this worker. */
+export function sharedSite(): string | undefined {
+  const text = process.env[SHARED_ENV];
+  return text ? (JSON.parse(text) as SharedServers).siteDir : undefined;
+}
 
 /**
  * The shared server for siteDir, as the suites' helpers return servers, or
