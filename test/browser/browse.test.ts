@@ -81,7 +81,9 @@ async function loadedWidth(page: Page, selector: string): Promise<number> {
   return page.evaluate((s) => (document.querySelector(s) as HTMLImageElement | null)?.naturalWidth ?? 0, selector);
 }
 
-describe.each([
+// Both hosts' tests run side by side (each test its own page): they mostly
+// wait for pages to settle, and one after the other they took about 64 s.
+describe.concurrent.each([
   { server: 'netlify dev', start: startNetlifyDev },
   { server: 'http-server', start: startHttpServer },
 ])('in Chromium on $server', ({ server: serverName, start }) => {

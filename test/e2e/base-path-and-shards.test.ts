@@ -30,15 +30,23 @@ const data = makeRelease(ids());
 const under = path.join(root, 'parent');
 const sharded = path.join(root, 'sharded');
 const servers: RunningServer[] = [];
+/** netlify dev over each site, both started once the sites are built: each mostly waits while it starts. */
+let netlify: { under: Promise<RunningServer>; sharded: Promise<RunningServer> };
+const started = (server: Promise<RunningServer>) => server.then((s) => (servers.push(s), s));
 
 beforeAll(async () => {
   await build({ dataDir: data, outDir: path.join(under, 'jaspar'), baseUrl: 'http://jaspar.test/jaspar/', workers: 0 });
   // Netlify reads _redirects and _headers at the root of what it publishes.
   for (const file of ['_redirects', '_headers']) copyFileSync(path.join(under, 'jaspar', file), path.join(under, file));
   await build({ dataDir: data, outDir: sharded, baseUrl: 'http://jaspar.test', workers: 0, layout: { idFolders: true, logos: true, shard: 2 } });
+  netlify = { under: started(startNetlifyDev(under)), sharded: started(startNetlifyDev(sharded)) };
+  // Awaited by the tests that use them; a failure to start is theirs (not an unhandled rejection meanwhile).
+  netlify.under.catch(() => undefined);
+  netlify.sharded.catch(() => undefined);
 }, 300_000);
 
 afterAll(async () => {
+  await Promise.allSettled([netlify?.under, netlify?.sharded]);
   for (const s of servers) await s.stop();
   await rm(root, { recursive: true, force: true });
   await rm(data, { recursive: true, force: true });
@@ -89,8 +97,7 @@ describe('a site under a path, its parent folder served', () => {
   }, 300_000);
 
   it('answers the query URLs under the path through Netlify\'s engine', async () => {
-    const server = await startNetlifyDev(under);
-    servers.push(server);
+    const server = await netlify.under;
     const site = (rel: string) => readFileSync(path.join(under, 'jaspar', rel));
     const checks: [string, string][] = [
       ['/jaspar/api/v1/matrix?format=jaspar&page=2', 'api/v1/matrix/page/2/index.jaspar.txt'],
@@ -127,8 +134,7 @@ describe('a release in the sharded layout', () => {
   });
 
   it('answers ids, base ids and versions in every format through Netlify\'s engine, and the shard folders\' own files', async () => {
-    const server = await startNetlifyDev(sharded);
-    servers.push(server);
+    const server = await netlify.sharded;
     const checks: [string, string][] = [];
     for (const [id, dir] of [['MA0004.1', 'MA/MA0004.1'], ['UN0083.1', 'UN/UN0083.1'], ['MA0014', 'MA/MA0014'], ['MA0014/versions', 'MA/MA0014/versions']]) {
       checks.push([`/api/v1/matrix/${id}/`, `api/v1/matrix/${dir}/index.json`], [`/api/v1/matrix/${id}`, `api/v1/matrix/${dir}/index.json`]);
