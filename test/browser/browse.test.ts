@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, type ExpectStatic } from 'vitest';
 import { formatAxe, launchBrowser, openPage, runAxe, type WatchedPage, settle as settleFor } from '../support/browser.ts';
 import { problems, startHttpServer, startNetlifyDev, type RunningServer } from '../support/servers.ts';
 
@@ -101,9 +101,10 @@ describe.concurrent.each([
   /**
    * The page reached through the site's own link must be the HTML page of
    * the folder; if it is not (a bug), the test records it and goes on with
-   * the folder's index.html so that the later checks still run.
+   * the folder's index.html so that the later checks still run. `expect` is
+   * the test's own (a soft one needs it: the tests run concurrently).
    */
-  async function expectHtmlAt(w: WatchedPage, folder: string): Promise<void> {
+  async function expectHtmlAt(w: WatchedPage, folder: string, expect: ExpectStatic): Promise<void> {
     const type = await contentType(w.page);
     expect.soft(type, `${w.page.url()} (the pages' link to ${folder}) answers ${type} on ${serverName}, not the HTML page`).toBe('text/html');
     if (type !== 'text/html') {
@@ -113,10 +114,10 @@ describe.concurrent.each([
   }
 
   /** Opens the URL the site links to for a folder's HTML page. */
-  async function openHtml(w: WatchedPage, folder: string, linked: string): Promise<void> {
+  async function openHtml(w: WatchedPage, folder: string, linked: string, expect: ExpectStatic): Promise<void> {
     await w.page.goto(url(linked));
     await settle(w.page);
-    await expectHtmlAt(w, folder);
+    await expectHtmlAt(w, folder, expect);
   }
 
   function expectClean(w: WatchedPage): void {
@@ -124,7 +125,7 @@ describe.concurrent.each([
     expect(w.problems(), problems(w.problems())).toEqual([]);
   }
 
-  it('journey: list (query URL) → next page → a matrix and its logo → jaspar text → search CTCF → a result', async () => {
+  it('journey: list (query URL) → next page → a matrix and its logo → jaspar text → search CTCF → a result', async ({ expect }) => {
     const w = await openPage(browser);
     const { page } = w;
     try {
@@ -140,7 +141,7 @@ describe.concurrent.each([
         `/api/v1/matrix?format=api ended on ${page.url()}`,
       ).toBe(true);
       expect.soft(await tableIds(page).catch(() => []), `/api/v1/matrix?format=api on ${serverName} shows page 1 (ended on ${page.url()})`).toEqual(ids(p1.results));
-      if ((await h1(page)) !== 'Matrix List') await openHtml(w, '/api/v1/matrix/page/1/', '/api/v1/matrix/page/1/');
+      if ((await h1(page)) !== 'Matrix List') await openHtml(w, '/api/v1/matrix/page/1/', '/api/v1/matrix/page/1/', expect);
       expect(await h1(page)).toBe('Matrix List');
       await expect.poll(() => page.getByText(`Page 1 of ${LAST}`).count()).toBe(1);
 
@@ -159,7 +160,7 @@ describe.concurrent.each([
       await page.getByRole('link', { name: m.matrix_id, exact: true }).click();
       await page.waitForURL((u) => isPage(u, dir));
       await settle(page);
-      await expectHtmlAt(w, dir);
+      await expectHtmlAt(w, dir, expect);
       expect(await h1(page)).toBe(`${m.matrix_id} ${m.name}`);
       expect(await loadedWidth(page, 'img.logo'), `logo of ${m.matrix_id} rendered`).toBeGreaterThan(0);
       expect(await page.locator('img.logo').getAttribute('src')).toBe(`/static/logos/svg/${m.matrix_id}.svg`);
@@ -192,7 +193,7 @@ describe.concurrent.each([
       await page.getByRole('link', { name: first.matrix_id, exact: true }).click();
       await page.waitForURL((u) => isPage(u, `/api/v1/matrix/${first.matrix_id}/`));
       await settle(page);
-      await expectHtmlAt(w, `/api/v1/matrix/${first.matrix_id}/`);
+      await expectHtmlAt(w, `/api/v1/matrix/${first.matrix_id}/`, expect);
       expect(await h1(page)).toBe(`${first.matrix_id} ${first.name}`);
 
       expectClean(w);
@@ -300,10 +301,10 @@ describe.concurrent.each([
       ['species index page', '/api/v1/species/page/1/', () => '/api/v1/species/page/1/'],
       ['API documentation', '/api/v1/live-api/', () => '/api/v1/live-api/'],
     ];
-    it.each(pages)('%s (%s)', async (label, folder, linked) => {
+    it.for(pages)('%s (%s)', async ([label, folder, linked], { expect }) => {
       const w = await openPage(browser);
       try {
-        await openHtml(w, folder, linked());
+        await openHtml(w, folder, linked(), expect);
         if (folder === '/search/') await w.page.locator('#search-results tbody tr').first().waitFor();
         const report = await runAxe(w.page);
         console.log(`[${serverName}] ${formatAxe(label, report)}`);
@@ -316,13 +317,13 @@ describe.concurrent.each([
     });
   });
 
-  it('without JavaScript: the list shows its table, pagination and JSON; a matrix its counts and logo', async () => {
+  it('without JavaScript: the list shows its table, pagination and JSON; a matrix its counts and logo', async ({ expect }) => {
     const w = await openPage(browser, { javaScriptEnabled: false });
     const { page } = w;
     try {
       // List page 2 (has both Previous and Next).
       const p2 = listJson(2);
-      await openHtml(w, '/api/v1/matrix/page/2/', LINKED.list2());
+      await openHtml(w, '/api/v1/matrix/page/2/', LINKED.list2(), expect);
       expect(await tableIds(page)).toEqual(ids(p2.results));
       const pager = page.getByRole('navigation', { name: 'Pages' });
       expect(await pager.getByRole('link', { name: 'Next ›', exact: true }).getAttribute('href')).toMatch(pageHref('/api/v1/matrix/page/3/'));
@@ -344,7 +345,7 @@ describe.concurrent.each([
 
       // A matrix: counts table and logo.
       const detail = JSON.parse(readFileSync(path.join(MATRIX, DETAIL_ID, 'index.json'), 'utf8')) as { name: string; pfm: Record<'A' | 'C' | 'G' | 'T', number[]> };
-      await openHtml(w, `/api/v1/matrix/${DETAIL_ID}/`, LINKED.detail());
+      await openHtml(w, `/api/v1/matrix/${DETAIL_ID}/`, LINKED.detail(), expect);
       expect(await h1(page)).toBe(`${DETAIL_ID} ${detail.name}`);
       const rows = await page.locator('table.pfm tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')?.textContent, ...Array.from(tr.querySelectorAll('td'), (td) => Number(td.textContent))]));
       expect(rows).toEqual((['A', 'C', 'G', 'T'] as const).map((b) => [b, ...detail.pfm[b]]));
@@ -352,7 +353,7 @@ describe.concurrent.each([
 
       // The versions page lists its matrices; the search page points to the list.
       const versions = JSON.parse(readFileSync(path.join(MATRIX, VERSIONS_BASE, 'versions/index.json'), 'utf8')) as ListBody;
-      await openHtml(w, `/api/v1/matrix/${VERSIONS_BASE}/versions/`, LINKED.versions());
+      await openHtml(w, `/api/v1/matrix/${VERSIONS_BASE}/versions/`, LINKED.versions(), expect);
       expect(await tableIds(page)).toEqual(ids(versions.results));
       await page.goto(url('/search/'));
       expect(await page.getByRole('link', { name: 'browse the matrix list' }).getAttribute('href')).toMatch(pageHref('/api/v1/matrix/page/1/'));
