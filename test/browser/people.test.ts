@@ -128,7 +128,8 @@ describe.concurrent.each([
   }, 120_000);
 });
 
-describe('the pages for people in Chromium on http-server', () => {
+// Side by side too: each test opens its own page.
+describe.concurrent('the pages for people in Chromium on http-server', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startHttpServer(siteDir);
