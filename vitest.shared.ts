@@ -25,10 +25,10 @@ export const SITE_SUITES = [
  * fuzzing, every matrix of the release through every format).
  */
 export const SLOW_SUITES = [
-  'test/e2e/base-path-and-shards.test.ts',
+  'test/e2e/{base-path-and-shards,path-links}.test.ts',
   'test/browser/escaping.test.ts',
   'test/hosts/prefix-shards.test.ts',
-  'test/build/{bad-input,incremental,input-files,problem-report,sharding}.test.ts',
+  'test/build/{bad-input,incremental,incremental-equals-full,input-files,problem-report,sharding}.test.ts',
   'test/fuzz/{cli,dataset}.test.ts',
   'test/formats/{roundtrip,hostile}.test.ts',
   'test/mirror/tar.test.ts',
