@@ -31,7 +31,7 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
 import { renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
-import type { PlanTarget } from './pipeline/plan.ts';
+import type { PlanTarget } from './pipeline/output-plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';

@@ -9,7 +9,7 @@ import { renderLogoSvg } from '../logos/svg.ts';
 import { withFormat } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
 import { detailDir, logoPath, pageHref } from '../routes/urls.ts';
-import type { Content, Task } from './plan.ts';
+import type { Content, Task } from './output-plan.ts';
 
 /** What the formats know of the site: the release, and the site's layout for the links pages make to logos and matrices. */
 export function formatContext(release: ReleaseInfo, layout: Layout): FormatContext {

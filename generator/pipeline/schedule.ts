@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { pfmDigest } from '../dataset/digest.ts';
 import { PyFloat } from '../formats/types.ts';
-import type { Content, LazyContent, OutputPlan, PlanPart, Task } from './plan.ts';
+import type { Content, LazyContent, OutputPlan, PlanPart, Task } from './output-plan.ts';
 import { RenderPool, defaultWorkers } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { encodeTask } from './wire.ts';

@@ -14,7 +14,7 @@
 // trusts nothing: it renders everything and compares every file.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Content, OutputPlan } from '../pipeline/plan.ts';
+import type { Content, OutputPlan } from '../pipeline/output-plan.ts';
 import { progress as showProgress } from '../pipeline/progress.ts';
 import type { ScheduleSink } from '../pipeline/schedule.ts';
 import { outputProblems, treeChanges } from './changes.ts';
@@ -24,7 +24,7 @@ import { prune } from './prune.ts';
 import { emptyState, markInProgress, readState, saveState, type BuildState, type FileRecord } from './state.ts';
 
 export { MAX_DIR_ENTRIES } from '../routes/shard.ts';
-export { OutputPlan } from '../pipeline/plan.ts';
+export { OutputPlan } from '../pipeline/output-plan.ts';
 export { treeChanges, unchangedSite } from './changes.ts';
 
 export interface WriteOptions {

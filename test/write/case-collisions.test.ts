@@ -51,7 +51,7 @@ describe('case collisions in the output plan', () => {
     expect(() => plan.checkCaseClashes()).not.toThrow();
   });
 
-  // The plan keeps spellings by a 32-bit hash of the lower-case path (pipeline/plan.ts Spellings):
+  // The plan keeps spellings by a 32-bit hash of the lower-case path (pipeline/output-plan.ts Spellings):
   // "f55zx.json" and "fgpcd.json" share one (FNV-1a), and must stay two paths that do not clash.
   it('tells apart two paths whose lower-case spellings share a hash, and finds a clash with either', () => {
     const plan = new OutputPlan();

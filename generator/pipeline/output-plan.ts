@@ -1,8 +1,9 @@
-// The site as a plan: every output path, with either its content (small or
-// whole-release files: rules, search index, bulk downloads) or a task that
-// renders it later, on any thread (every planned resource in its formats,
-// every logo). Paths are claimed when planned, so clashes, escapes and
-// oversized folders fail before anything is rendered or written.
+// The output plan (OutputPlan): every output path of the site, with either
+// its content (small or whole-release files: rules, search index, bulk
+// downloads) or a task that renders it later, on any thread (every planned
+// resource in its formats, every logo). Paths are claimed when planned, so clashes, escapes and
+// oversized folders fail before anything is rendered or written. (plan/
+// says which resources the site holds; this file, which files they become.)
 import { posix } from 'node:path';
 import { DatasetError, type Problem } from '../dataset/diagnostics.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
