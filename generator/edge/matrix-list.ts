@@ -10,12 +10,12 @@ import { LIST_CRUMB, listChoices, listItem, listPageNav, listViewFormats, pagesN
 import { isPreRenderedView } from '../plan/views.ts';
 import type { Page } from '../routes/paginate.ts';
 import { MAX_PAGE_SIZE } from '../routes/table.ts';
-import { DEFAULT_PAGE_SIZE, FILTER_KEYS, LIST, PAGE_SIZES, listDir, listQueryUrl, outputPath, sitesPath, type FilterKey, type Filters } from '../routes/urls.ts';
+import { DEFAULT_PAGE_SIZE, FILTER_KEYS, PAGE_SIZES, listDir, listQueryUrl, outputPath, sitesPath, type FilterKey, type Filters } from '../routes/urls.ts';
 import { pageAt, pageLink, staticFile, type Ctx } from './context.ts';
 import { matrixOf, unmirroredOf, type Record_ } from './indexes.ts';
 import { pageNumberOf, pageSizeOf, pyInt, rewriteQuery } from './query.ts';
 import { NOT_FOUND, answer, error, otherCallback } from './responses.ts';
-import { BadParameter, select, selectionOf } from './select.ts';
+import { BadParameter, SELECTION_KEYS, select, selectionOf } from './select.ts';
 import { matricesOf } from './state.ts';
 
 export async function list(ctx: Ctx): Promise<Response> {
@@ -42,20 +42,20 @@ export async function list(ctx: Ctx): Promise<Response> {
   const pageSize = pageSizeOf(get('page_size'), DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const page = pageAt(records, pageSize, pageNumberOf(get('page')));
   if (page === null) return error(request, 404, 'Invalid page.', callback);
-  const next = pageLink(ctx, page.next);
-  const previous = pageLink(ctx, page.previous);
-
   const view = ownView(ctx, pageSize);
+  // A page of a pre-rendered view is answered with its file, as every host
+  // answers it (the static hosts' routing maps the query, slash or not, in
+  // any order, other parameters ignored, to the file): links in the list
+  // contract's form ({base}/api/v1/matrix?format=F&page=N…). Without the file
+  // (a compact build) the page is rendered here with the same links and the
+  // file's navigation for people. Other lists link as the service does, from
+  // the request (its path, its parameters in their order).
+  const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, view ?? {}));
+  const next = view !== null ? own(page.next) : pageLink(ctx, page.next);
+  const previous = view !== null ? own(page.previous) : pageLink(ctx, page.previous);
   if (view !== null) {
-    // The request is a pre-rendered page's own query URL. Its file is the
-    // answer when its links are the ones written here (not when the request
-    // has a parameter the file's links lack: the links keep it). Without the file (a
-    // compact build) the page is rendered here, with the file's navigation for people.
-    const own = (n: number | null) => (n === null ? null : listQueryUrl(state.index.base, format, n, pageSize, view));
-    if (own(page.next) === next && own(page.previous) === previous) {
-      const response = await staticFile(ctx, `/${outputPath(listDir(page.number, pageSize, view), format)}`);
-      if (response !== null) return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
-    }
+    const response = await staticFile(ctx, `/${outputPath(listDir(page.number, pageSize, view), format)}`);
+    if (response !== null) return answer(request, 200, FORMATS[format].mediaType, await response.arrayBuffer());
   }
   const base = state.index.base;
   const body: Json = { count: records.length, next, previous, results: page.items.map((r) => listItem(r, base, state.index.layout)) };
@@ -103,17 +103,26 @@ function listNav(ctx: Ctx, page: Page<Record_>): Resource['nav'] {
   };
 }
 
-/** The filters of the pre-rendered list view whose own query URL this request is (any page of it), or null. */
+/**
+ * The filters of the pre-rendered list view this request asks a page of, as
+ * the static hosts' routing reads it (any path of the list: with or without
+ * its slash, a format suffix, a filter the path names; its filters, page size
+ * and format, whatever their order; parameters the service ignores,
+ * ignored), or null.
+ */
 function ownView(ctx: Ctx, pageSize: number): Filters | null {
-  const { pairs, format, callback, state, url } = ctx;
-  if (url.pathname !== LIST || ctx.pathFilter || (callback !== undefined && callback !== 'callback')) return null;
-  const filters: Filters = {};
-  for (const [key, value] of pairs) if ((FILTER_KEYS as readonly string[]).includes(key)) filters[key as FilterKey] = value;
+  const { pairs, format, callback, state } = ctx;
+  if (callback !== undefined && callback !== 'callback') return null;
+  const filters: Filters = ctx.pathFilter ? { [ctx.pathFilter[0]]: ctx.pathFilter[1] } : {};
+  for (const [key, value] of pairs) {
+    // A filter beside the path's: not one of the folders the hosts map the path to.
+    if ((FILTER_KEYS as readonly string[]).includes(key)) {
+      if (ctx.pathFilter) return null;
+      filters[key as FilterKey] = value;
+    } else if (SELECTION_KEYS.includes(key) && value !== '') return null; // a selection no view has (search=, order=, name=…): rendered here
+  }
   if (!isPreRenderedView(filters, state.index.filterValues)) return null;
   if (!(PAGE_SIZES as readonly number[]).includes(pageSize) || !listViewFormats(pageSize, filters).includes(format)) return null;
-  // The same parameters, written the same way, as the view's query URL (which always names its format and page).
-  const asked = `${state.index.base}${url.pathname}?${rewriteQuery(pairs, 'page', '1')}`;
-  if (asked !== listQueryUrl(state.index.base, format, 1, pageSize, filters)) return null;
   // The build's views select as the service does (plan/views.ts viewMatrices:
   // version=latest among what the other filters keep), so the file holds
   // the service's answer.

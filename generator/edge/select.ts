@@ -48,6 +48,9 @@ export const MAX_TAX_IDS = 50;
 
 export class BadParameter extends Error {}
 
+/** The parameters that select or order the list (selectionOf reads each): any other the service ignores. */
+export const SELECTION_KEYS: readonly string[] = ['collection', 'name', 'tax_group', 'class', 'tf_class', 'family', 'tf_family', 'type', 'data_type', 'search', 'version', 'order', 'tax_id'];
+
 /** The selection a query asks for; `get` returns a parameter's last value. */
 export function selectionOf(get: (key: string) => string | undefined): Selection {
   const value = (key: string): string | undefined => {

@@ -232,7 +232,17 @@ export const DESIGN = {
   optionsText: 'OPTIONS in a text format: the service fails to render its metadata (500 HTML); the mirror answers the metadata as JSON',
   pageOneLink: 'page 2: the service drops page=1 from the link to page 1; the mirror keeps it, as its pre-rendered files and the list contract write it',
   notFoundPage: '"Not found." asked as the page for people (format=api, a browser\'s Accept): the service shows the error on its browsable page; the mirror answers its 404 page for people (as nginx, Caddy and Apache do)',
+  specLinks: 'a page of a pre-rendered list view: the mirror answers its file, as every host serves it, whose next and previous are in the list contract\'s form ({base}/api/v1/matrix?format=F&page=N, keys sorted); the service builds them from the request (its path\'s slash, its parameters\' order, unknown ones kept)',
 } as const;
+
+/** The next and previous links' values put aside (JSON, JSONP or YAML): a body compared with another but for those. */
+export function linksAside(text: string): string {
+  return text.replace(/"(next|previous)":(null|"[^"]*")/g, '"$1":_').replace(/^(next|previous): .*$/gm, '$1: _');
+}
+
+/** The mirror's list links are the contract's (the list's path without its slash), and the bodies differ only in their links. */
+const specLinks = (mirror: string, oracle: string) =>
+  !/"(?:next|previous)":"[^"]*\/api\/v1\/matrix\/\?|^(?:next|previous): \S*\/api\/v1\/matrix\/\?/m.test(mirror) && linksAside(mirror) === linksAside(oracle);
 
 /** The link to page 1 as the service writes it: without page=1. */
 const servicePageOne = (body: string) => body.replace(/([?&])page=1(&|(?=["'\s<]|$))/gm, (_, before: string, after: string) => (after === '&' ? before : ''));
@@ -283,7 +293,8 @@ export function compare(request: GridRequest, mirror: Answer, oracle: Answer): V
     const a = shownJson(mirror.body);
     const b = shownJson(oracle.body);
     if (a !== null && a === b) return { kind: 'design', reason: 'apiPage' };
-    return a !== null && b !== null && servicePageOne(a) === b ? { kind: 'design', reason: 'pageOneLink' } : { kind: 'different', why: `api page JSON:\n${a?.slice(0, 300)}\n${b?.slice(0, 300)}` };
+    if (a !== null && b !== null && servicePageOne(a) === b) return { kind: 'design', reason: 'pageOneLink' };
+    return a !== null && b !== null && specLinks(a, b) ? { kind: 'design', reason: 'specLinks' } : { kind: 'different', why: `api page JSON:\n${a?.slice(0, 300)}\n${b?.slice(0, 300)}` };
   }
   if (oracle.type === 'text/bed') {
     if (mirror.type !== 'text/plain') return { kind: 'different', why: `type ${mirror.type}, oracle text/bed` };
@@ -293,6 +304,7 @@ export function compare(request: GridRequest, mirror: Answer, oracle: Answer): V
   if (mirror.type !== oracle.type) return { kind: 'different', why: `type ${mirror.type}, oracle ${oracle.type}` };
   if (mirror.body === oracle.body) return { kind: 'same' };
   if (mirror.status === 200 && servicePageOne(mirror.body) === oracle.body) return { kind: 'design', reason: 'pageOneLink' };
+  if (mirror.status === 200 && /^\/api\/v1\/matrix\/?\?/.test(target) && specLinks(mirror.body, oracle.body)) return { kind: 'design', reason: 'specLinks' };
   if (TEXT_TYPES.includes(oracle.type) && oracle.body === 'No PFM data available' && /^(MEME version 4[^]*)?$/.test(mirror.body)) return { kind: 'design', reason: 'emptyText' };
   return { kind: 'different', why: firstDifference(mirror.body, oracle.body) };
 }

@@ -64,18 +64,10 @@ export interface Case {
   needs: Ability[];
   expect: Expect;
   /** What a host with the whole API (the Node server: the edge handler) answers instead, where the service's answer is not the file's (default: expect). */
-  full?: FullExpect;
+  full?: Expect;
   /** What nginx or Caddy with the Node server behind answer, where their own rules answer before it (default: full). */
-  behind?: FullExpect;
+  behind?: Expect;
 }
-
-/**
- * An expectation for the whole API; linksAside: the body is the file's but
- * for the values of next and previous, which the service writes from the
- * request (its parameters as asked, page dropped from the link to page 1;
- * edge/README.md) where the file has the static mirror's links.
- */
-export type FullExpect = Expect & { linksAside?: true };
 
 /** Facts of the built site the cases depend on (read from the site, not assumed). */
 export interface SiteFacts {
@@ -106,20 +98,20 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'security-headers', what: 'security headers on the home page', path: '/', needs: ['security-headers'], expect: { status: 200, file: '/index.html', headers: { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' } } },
 
     // The list's query URLs.
-    { id: 'list-default', what: 'the list without parameters: page 1 in JSON', path: `${LIST}/`, needs: ['query'], expect: { status: 200, file: page(1), type: 'application/json' }, full: { status: 200, file: page(1), type: 'application/json', linksAside: true } },
-    { id: 'list-no-slash', what: 'no trailing slash, format and page', path: `${LIST}?format=json&page=2`, needs: ['query'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
+    { id: 'list-default', what: 'the list without parameters: page 1 in JSON', path: `${LIST}/`, needs: ['query'], expect: { status: 200, file: page(1), type: 'application/json' } },
+    { id: 'list-no-slash', what: 'no trailing slash, format and page', path: `${LIST}?format=json&page=2`, needs: ['query'], expect: { status: 200, file: page(2) } },
     { id: 'list-any-order-extra', what: 'parameters in any order, an unknown one ignored', path: `${LIST}/?page=3&foo=bar&format=jaspar`, needs: ['query'], expect: { status: 200, file: page(3, 'index.jaspar.txt') } },
     { id: 'list-type', what: 'a text format with the real Content-Type', path: `${LIST}/?format=transfac&page=2`, needs: ['query', 'api-types'], expect: { status: 200, file: page(2, 'index.transfac.txt'), contentType: 'text/transfac; charset=utf-8' } },
-    { id: 'list-yaml-type', what: 'YAML with the real Content-Type', path: `${LIST}/?format=yaml`, needs: ['query', 'api-types'], expect: { status: 200, file: page(1, 'index.yaml'), contentType: 'application/yaml; charset=utf-8' }, full: { status: 200, file: page(1, 'index.yaml'), contentType: 'application/yaml; charset=utf-8', linksAside: true } },
-    { id: 'list-page-last', what: 'page=last', path: `${LIST}/?format=yaml&page=last`, needs: ['query'], expect: { status: 200, file: page(site.lastPage, 'index.yaml') }, full: { status: 200, file: page(site.lastPage, 'index.yaml'), linksAside: true } },
+    { id: 'list-yaml-type', what: 'YAML with the real Content-Type', path: `${LIST}/?format=yaml`, needs: ['query', 'api-types'], expect: { status: 200, file: page(1, 'index.yaml'), contentType: 'application/yaml; charset=utf-8' } },
+    { id: 'list-page-last', what: 'page=last', path: `${LIST}/?format=yaml&page=last`, needs: ['query'], expect: { status: 200, file: page(site.lastPage, 'index.yaml') } },
     { id: 'list-past-end', what: 'a page past the end: 404 "Invalid page."', path: `${LIST}/?page=99999`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'list-page-not-number', what: 'a page that is not a number: 404 "Invalid page."', path: `${LIST}/?page=abc&format=json`, needs: ['query', 'invalid-page', 'missing-404'], expect: { status: 404, detail: INVALID_PAGE } },
     { id: 'list-unknown-format', what: 'an unknown format: 404 "Not found."', path: `${LIST}/?format=xml`, needs: ['query'], expect: { status: 404, detail: NOT_FOUND } },
-    { id: 'list-double-slash', what: 'a double slash in a list query URL', path: '/api/v1//matrix/?format=json&page=2', needs: ['query', 'double-slash-list'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
+    { id: 'list-double-slash', what: 'a double slash in a list query URL', path: '/api/v1//matrix/?format=json&page=2', needs: ['query', 'double-slash-list'], expect: { status: 200, file: page(2) } },
     { id: 'filters-bundle', what: 'collection + tax_group + version, page_size 1000, MEME (JASPAR\'s bundles)', path: `${LIST}/?collection=CORE&tax_group=vertebrates&version=latest&page_size=1000&format=meme`, needs: ['query'], expect: { status: 200, file: page(1, 'index.meme.txt', 'collection/CORE/tax_group/vertebrates/version/latest/page_size/1000/') } },
     { id: 'filters-any-order', what: 'filters in any order', path: `${LIST}?version=latest&format=json&tax_group=plants&collection=CORE`, needs: ['query'], expect: { status: 200, file: page(1, 'index.json', 'collection/CORE/tax_group/plants/version/latest/') } },
-    { id: 'filters-species', what: 'tax_id, page 2', path: `${LIST}/?tax_id=9606&page=2`, needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'tax_id/9606/') }, full: { status: 200, file: page(2, 'index.json', 'tax_id/9606/'), linksAside: true } },
-    { id: 'release-mirrored', what: 'release=2024 (the mirrored release)', path: `${LIST}/?release=2024&page=2`, needs: ['query'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
+    { id: 'filters-species', what: 'tax_id, page 2', path: `${LIST}/?tax_id=9606&page=2`, needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'tax_id/9606/') } },
+    { id: 'release-mirrored', what: 'release=2024 (the mirrored release)', path: `${LIST}/?release=2024&page=2`, needs: ['query'], expect: { status: 200, file: page(2) } },
     { id: 'filters-unknown-value', what: 'a filter value not spelled as the service folds it (collection=nope, the service: NOPE): 404 "Not found." (a server cannot fold case, and core would be CORE)', path: `${LIST}/?collection=nope`, needs: ['query', 'missing-404'], expect: { status: 404, detail: NOT_FOUND }, full: { status: 200, type: 'application/json', json: { count: 0, results: [] } } },
     { id: 'filters-no-match', what: 'a filter value the release does not hold (collection=DL): the service\'s empty list', path: `${LIST}/?collection=DL&format=json`, needs: ['query', 'no-match'], expect: { status: 200, file: '/api/v1/empty-list/index.json', type: 'application/json' } },
     { id: 'filters-no-match-yaml', what: 'no match with other filters, in YAML', path: `${LIST}/?tax_group=martians&version=latest&format=yaml`, needs: ['query', 'no-match'], expect: { status: 200, file: '/api/v1/empty-list/index.yaml' } },
@@ -134,8 +126,8 @@ export function cases(site: SiteFacts): Case[] {
 
     // The site's other release (JASPAR 2026, under /releases/2026/): release=2026 answers from its files.
     { id: 'release-path-file', what: 'a 2026 list page by its path URL', path: `/releases/2026${page(2)}`, needs: [], expect: { status: 200, file: `/releases/2026${page(2)}`, type: 'application/json' } },
-    { id: 'release-list', what: 'release=2026, page 2', path: `${LIST}/?release=2026&page=2`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(2)}` }, full: { status: 200, file: `/releases/2026${page(2)}`, linksAside: true } },
-    { id: 'release-filters', what: 'release=2026 with collection=CORE and version=latest', path: `${LIST}/?version=latest&release=2026&collection=CORE&format=yaml`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(1, 'index.yaml', 'collection/CORE/version/latest/')}` }, full: { status: 200, file: `/releases/2026${page(1, 'index.yaml', 'collection/CORE/version/latest/')}`, linksAside: true } },
+    { id: 'release-list', what: 'release=2026, page 2', path: `${LIST}/?release=2026&page=2`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(2)}` } },
+    { id: 'release-filters', what: 'release=2026 with collection=CORE and version=latest', path: `${LIST}/?version=latest&release=2026&collection=CORE&format=yaml`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(1, 'index.yaml', 'collection/CORE/version/latest/')}` } },
     { id: 'release-detail', what: 'a matrix of release=2026 (its 2026 annotations)', path: `${LIST}/MA0139.1/?format=json&release=2026`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${LIST}/MA0139.1/index.json` } },
     { id: 'release-by-path', what: 'the 2026 list\'s query URL under its path (as its bodies link it)', path: `/releases/2026${LIST}?format=json&page=3`, needs: ['query', 'releases'], expect: { status: 200, file: `/releases/2026${page(3)}` } },
     { id: 'release-unmirrored', what: 'release=2026 with collection=UNVALIDATED: 404 saying why', path: `${LIST}/?release=2026&collection=UNVALIDATED`, needs: ['query', 'releases', 'missing-404'], expect: { status: 404, detail: 'JASPAR 2026\'s UNVALIDATED collection is not mirrored' } },
@@ -143,8 +135,8 @@ export function cases(site: SiteFacts): Case[] {
     { id: 'release-new-matrix', what: 'a matrix new in 2026 without release=', path: `${LIST}/MA2593.1/?format=jaspar`, needs: ['query'], expect: { status: 200, file: `${LIST}/MA2593.1/index.jaspar.txt` } },
 
     // Other list endpoints.
-    { id: 'collection-page', what: '/api/v1/collections/CORE/ page 2', path: '/api/v1/collections/CORE/?page=2', needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'collection/CORE/') }, full: { status: 200, file: page(2, 'index.json', 'collection/CORE/'), linksAside: true } },
-    { id: 'taxon-yaml', what: '/api/v1/taxon/plants/ in YAML', path: '/api/v1/taxon/plants/?format=yaml', needs: ['query'], expect: { status: 200, file: page(1, 'index.yaml', 'tax_group/plants/') }, full: { status: 200, file: page(1, 'index.yaml', 'tax_group/plants/'), linksAside: true } },
+    { id: 'collection-page', what: '/api/v1/collections/CORE/ page 2', path: '/api/v1/collections/CORE/?page=2', needs: ['query'], expect: { status: 200, file: page(2, 'index.json', 'collection/CORE/') } },
+    { id: 'taxon-yaml', what: '/api/v1/taxon/plants/ in YAML', path: '/api/v1/taxon/plants/?format=yaml', needs: ['query'], expect: { status: 200, file: page(1, 'index.yaml', 'tax_group/plants/') } },
     { id: 'collections-index', what: '/api/v1/collections (no slash)', path: '/api/v1/collections', needs: ['query', 'folder-json'], expect: { status: 200, file: '/api/v1/collections/index.json' } },
     { id: 'api-root', what: '/api/v1/ answers JSON', path: '/api/v1/', needs: ['folder-json'], expect: { status: 200, file: '/api/v1/index.json' } },
 
@@ -162,12 +154,12 @@ export function cases(site: SiteFacts): Case[] {
 
     // Format suffixes (DRF's format_suffix_patterns on the matrix endpoints).
     { id: 'suffix-detail', what: '/api/v1/matrix/MA0139.1.jaspar', path: `${LIST}/MA0139.1.jaspar`, needs: ['suffix', 'api-types'], expect: { status: 200, file: `${LIST}/MA0139.1/index.jaspar.txt`, contentType: 'text/jaspar; charset=utf-8' } },
-    { id: 'suffix-list', what: '/api/v1/matrix.json?page=2', path: `${LIST}.json?page=2`, needs: ['suffix'], expect: { status: 200, file: page(2) }, full: { status: 200, file: page(2), linksAside: true } },
+    { id: 'suffix-list', what: '/api/v1/matrix.json?page=2', path: `${LIST}.json?page=2`, needs: ['suffix'], expect: { status: 200, file: page(2) } },
     { id: 'suffix-versions', what: '/api/v1/matrix/MA0139/versions.json', path: `${LIST}/MA0139/versions.json`, needs: ['suffix'], expect: { status: 200, file: `${LIST}/MA0139/versions/index.json` } },
 
     // The Accept header.
     { id: 'accept-detail', what: 'Accept: text/transfac on a matrix', path: `${LIST}/MA0139.1/`, headers: { accept: 'text/transfac' }, needs: ['accept'], expect: { status: 200, file: `${LIST}/MA0139.1/index.transfac.txt` } },
-    { id: 'accept-list', what: 'Accept: application/yaml on the list, page 2', path: `${LIST}/?page=2`, headers: { accept: 'application/yaml' }, needs: ['accept', 'query'], expect: { status: 200, file: page(2, 'index.yaml') }, full: { status: 200, file: page(2, 'index.yaml'), linksAside: true } },
+    { id: 'accept-list', what: 'Accept: application/yaml on the list, page 2', path: `${LIST}/?page=2`, headers: { accept: 'application/yaml' }, needs: ['accept', 'query'], expect: { status: 200, file: page(2, 'index.yaml') } },
     { id: 'accept-format-wins', what: '?format= wins over Accept', path: `${LIST}/MA0139.1/?format=json`, headers: { accept: 'text/meme' }, needs: ['query'], expect: { status: 200, file: `${LIST}/MA0139.1/index.json` }, full: { status: 406, detail: 'Could not satisfy the request Accept header.' }, behind: { status: 200, file: `${LIST}/MA0139.1/index.json` } },
   ];
 }
