@@ -30,6 +30,7 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
+import { readState } from './write/state.ts';
 import { renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import type { PlanTarget } from './pipeline/plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
@@ -130,10 +131,12 @@ export function shippedReleases(dataRoot = path.join(PROJECT_ROOT, 'data')): str
 export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>): ReleaseInput[] {
   const dirs = dataDirsOf(options);
   if (dirs.length > 1 && options.releaseFile !== undefined) throw new Error('--release names the description of one release: give it with one --data folder only');
+  // A folder read as a release and as another's older versions is read once.
+  const cache = new Map<string, Matrix[]>();
   const inputs = dirs.map((dataDir) => {
     const releaseFile = releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
     const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
-    const { release, notes } = readRelease(dataDir, info);
+    const { release, notes } = readRelease(dataDir, info, cache);
     return { dataDir, releaseFile, release, notes };
   });
   const years = new Map<number, string>();
@@ -418,7 +421,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
   const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
-  const previous = unchangedSite(options.outDir, fingerprint);
+  const state = readState(options.outDir);
+  const previous = unchangedSite(options.outDir, fingerprint, state);
   if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
 
   const cpuAt = () => {
@@ -431,7 +435,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
-  const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress });
+  const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   const written = await renderInto(plan, writer, { salt: hashOf(sources, base, ...linksKey(options)), workers: options.workers });
   const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
@@ -441,9 +445,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const archiveMembers = { made: 0, reused: 0 };
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
-    // After an incremental write, each archive reuses the members whose files the writer did not write (mirror/archive.ts).
+    // After an incremental write, each archive reuses the members whose files the writer did not write
+    // (mirror/archive.ts); the writer says what the folder holds.
+    const listing = writer.listing();
     for (const scope of scopes) {
-      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed });
+      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
       archiveMembers.reused += m.reused ?? 0;
     }

@@ -32,6 +32,8 @@ export interface WriteOptions {
   fingerprint?: string;
   /** Progress on stderr when it is a terminal. */
   progress?: boolean;
+  /** The previous build's state, read already (readState): read once per build, it is 285,000 lines for the shipped site. */
+  previous?: BuildState | null;
 }
 
 export interface WriteReport {
@@ -72,7 +74,7 @@ export class SiteWriter implements ScheduleSink {
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
     this.root = path.resolve(outDir);
-    this.previous = readState(outDir);
+    this.previous = options.previous !== undefined ? options.previous : readState(outDir);
   }
 
   /** Checks the folder (links and special files are refused before anything is written) and marks it in progress. */
@@ -136,6 +138,17 @@ export class SiteWriter implements ScheduleSink {
       if (st?.isDirectory()) next.dirs.set(dir, st.mtimeMs);
     }
     return report;
+  }
+
+  /** True when the previous build's state recorded the file and it is as recorded (size and ctime): e.g. an archive whose hash that build saved. */
+  intact(rel: string): boolean {
+    const { previous, altered } = this.open_();
+    return previous !== null && previous.files.has(rel) && !altered.has(rel);
+  }
+
+  /** What the folder holds after close(): every file written, kept or adopted, and every folder ("" is the root); the mirror archives it without reading every folder again. */
+  listing(): { files: string[]; dirs: string[] } {
+    return { files: [...this.next.files.keys()], dirs: [...this.next.dirs.keys()] };
   }
 
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */
