@@ -58,8 +58,9 @@ export interface BuildOptions {
   dataDir: string | string[];
   outDir: string;
   baseUrl: string;
-  /** Default: data/release-<year>.yaml for JASPAR's download files of that year, else DEFAULT_RELEASE_FILE. */
-  releaseFile?: string;
+  /** Default: data/release-<year>.yaml for JASPAR's download files of that year, else DEFAULT_RELEASE_FILE.
+   *  Several folders: one description each, in their order (the CLI's --release names one, for one folder). */
+  releaseFile?: string | string[];
   /** Render worker threads (0: render on this thread); default one per core for a large release. */
   workers?: number;
   /** Progress on stderr when it is a terminal. */
@@ -127,14 +128,25 @@ export function shippedReleases(dataRoot = path.join(PROJECT_ROOT, 'data')): str
     .map((m) => path.join(dataRoot, m[0]));
 }
 
+/** The release description given for the i-th data folder, if any. */
+function givenReleaseFile(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>, i: number): string | undefined {
+  const dirs = dataDirsOf(options);
+  if (Array.isArray(options.releaseFile)) {
+    if (options.releaseFile.length !== dirs.length) throw new Error(`${options.releaseFile.length} release descriptions for ${dirs.length} release folders: give one per folder, in their order`);
+    return options.releaseFile[i];
+  }
+  if (dirs.length > 1 && options.releaseFile !== undefined) throw new Error('--release names the description of one release: give it with one --data folder only');
+  return options.releaseFile;
+}
+
 /** Reads every release of the build; two of one year is a problem. */
 export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>): ReleaseInput[] {
   const dirs = dataDirsOf(options);
-  if (dirs.length > 1 && options.releaseFile !== undefined) throw new Error('--release names the description of one release: give it with one --data folder only');
+  givenReleaseFile(options, 0);
   // A folder read as a release and as another's older versions is read once.
   const cache = new Map<string, Matrix[]>();
-  const inputs = dirs.map((dataDir) => {
-    const releaseFile = releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+  const inputs = dirs.map((dataDir, i) => {
+    const releaseFile = releaseFileFor(dataDir, givenReleaseFile(options, i), DEFAULT_RELEASE_FILE);
     const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
     const { release, notes } = readRelease(dataDir, info, cache);
     return { dataDir, releaseFile, release, notes };
@@ -409,8 +421,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   // Each release's folder, its description, and the release folder its older versions take their counts from (older_versions).
-  const inputs = dataDirsOf(options).map((dataDir) => {
-    const releaseFile = releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+  const inputs = dataDirsOf(options).map((dataDir, i) => {
+    const releaseFile = releaseFileFor(dataDir, givenReleaseFile(options, i), DEFAULT_RELEASE_FILE);
     const text = readReleaseText(releaseFile);
     return { dataDir, text, olderVersions: readReleaseInfo(text, (t) => yaml.load(t), releaseFile).olderVersions };
   });
