@@ -30,9 +30,9 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
-import { readState } from './write/state.ts';
-import { renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
-import type { PlanTarget } from './pipeline/plan.ts';
+import { readState, type BuildState } from './write/state.ts';
+import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
+import { KeyedContent, type PlanTarget } from './pipeline/plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
@@ -213,8 +213,14 @@ const releasePath = (year: number) => ROUTES.releaseSite.build({ year });
 /** Its output folder (relative). */
 export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
 
-/** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
-export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
+/**
+ * Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders
+ * them when read); nothing is written. previous: the state of the build being updated and the salt of
+ * this one's keys, so that a keyed file that build wrote with the same key is not rendered to plan it.
+ */
+export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string }): { plan: OutputPlan; report: PlanReport } {
+  const state = previous?.state;
+  const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
   const read = readReleases(options);
   const inputs = withSiteNotes(read, defaultRelease(read), basePathOf(base));
@@ -234,14 +240,14 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // What each release lacks that JASPAR publishes for it, and which other release has it.
   const lacks = new Map(inputs.map((r) => [r, unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })))]));
   const unmirrored = (r: ReleaseInput) => lacks.get(r)!;
-  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true });
+  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true, known });
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
   // release=<year> there (hosting/, edge/handler.ts).
   for (const other of others) {
     const otherLayout = layoutOf(other.release);
     planRelease(plan.part(releasePrefix(other.release.info.year), other.release.info, otherLayout), other.release, {
-      ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other),
+      ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other), known,
     });
   }
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
@@ -295,6 +301,8 @@ interface ReleasePlanOptions extends BuildOptions {
   heldReleases: HeldRelease[];
   /** Another release's collections the mirror does not hold (edge/build-indexes.ts unmirroredCollections). */
   unmirrored?: Unmirrored[];
+  /** The size of a file (path in the output) the previous build wrote with this key (planSite). */
+  known?: (file: string, key: string) => number | undefined;
 }
 
 /** One release's files, at the target's folder: every resource in its formats, logos, sites, pages, downloads, error bodies. */
@@ -337,7 +345,8 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(SEARCH_PAGE), searchPage(release, base));
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
-  for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) target.add(file, content);
+  const known = options.known && ((file: string, key: string) => options.known!(`${target.prefix}${file}`, key));
+  for (const [file, content, key] of downloadFiles(release, base, layout, context, { archive: !compact, known })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
   for (const u of options.unmirrored ?? []) target.add(outputFile(unmirroredPath(u.collection)), `${JSON.stringify({ detail: u.detail })}\n`);
   // Another release's own indexes, for the edge handler's answers under its path.
@@ -442,13 +451,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     return (u.user + u.system) / 1e6;
   };
   const cpu0 = cpuAt();
+  // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
+  const salt = hashOf(sources, base, ...linksKey(options));
   // Plan: every output path, with its content or the task that renders it.
-  const { plan, report } = planSite(options);
+  const { plan, report } = planSite(options, { state, salt });
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
-  // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
-  const written = await renderInto(plan, writer, { salt: hashOf(sources, base, ...linksKey(options)), workers: options.workers });
+  const written = await renderInto(plan, writer, { salt, workers: options.workers });
   const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { pfmDigest } from '../dataset/digest.ts';
 import { PyFloat } from '../formats/types.ts';
-import type { Content, LazyContent, OutputPlan, PlanPart, Task } from './plan.ts';
+import { KeyedContent, type Content, type LazyContent, type OutputPlan, type PlanPart, type Task } from './plan.ts';
 import { RenderPool, defaultWorkers } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { encodeTask } from './wire.ts';
@@ -45,12 +45,22 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   const counts = { rendered: 0, reused: 0 };
   // Files planned with their content: handed over by this thread while the workers render.
   const eager: string[] = [];
-  for (const rel of plan.files.keys()) if (typeof plan.files.raw(rel) !== 'object' || Buffer.isBuffer(plan.files.raw(rel))) eager.push(rel);
+  for (const rel of plan.files.keys()) {
+    const raw = plan.files.raw(rel);
+    if (typeof raw !== 'object' || Buffer.isBuffer(raw) || raw instanceof KeyedContent) eager.push(rel);
+  }
   let nextEager = 0;
   const writeEager = () => {
     const rel = eager[nextEager++];
-    const raw = plan.files.raw(rel) as Content | LazyContent;
-    sink.file(rel, typeof raw === 'function' ? raw() : raw);
+    const raw = plan.files.raw(rel) as Content | LazyContent | KeyedContent;
+    if (raw instanceof KeyedContent) {
+      if (options.salt !== undefined) {
+        const key = fileKey(options.salt, raw.key);
+        sink.key(rel, key);
+        if (sink.reuse([rel], key)) return;
+      }
+      sink.file(rel, raw.resolve());
+    } else sink.file(rel, typeof raw === 'function' ? raw() : raw);
   };
 
   const parts = plan.parts.map(renderedPart);
@@ -132,6 +142,9 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   }
   return counts;
 }
+
+/** The key a keyed file (plan.ts KeyedContent) is remembered with: its own key, salted with the build's (the generator's sources, base URL, links). */
+export const fileKey = (salt: string, key: string): string => createHash('sha1').update(salt).update('\0file ').update(key).digest('base64url');
 
 /**
  * What a part's tasks are rendered with: its release description without
