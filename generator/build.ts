@@ -39,7 +39,7 @@ import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
-import { WHOLE_SITE, type MirrorScope } from './mirror/archive.ts';
+import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/downloads.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
@@ -480,6 +480,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
   const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
-  writer.commit(done);
+  // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
+  writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }
