@@ -30,7 +30,7 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
-import { readState, type BuildState } from './write/state.ts';
+import { readInputHashes, readState, saveInputHashes, type BuildState } from './write/state.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
@@ -441,10 +441,21 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
+  // Each folder hashed once (JASPAR 2024 is a release and JASPAR 2026's older versions), its unchanged files not read again.
+  const known = { before: readInputHashes(options.outDir), next: new Map() };
+  const hashes = new Map<string, string>();
+  const hashOfData = (dir: string) => hashes.get(path.resolve(dir)) ?? hashes.set(path.resolve(dir), dataHash(dir, known)).get(path.resolve(dir))!;
+  const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [hashOfData(r.dataDir), r.olderVersions === null ? '' : hashOfData(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
+  // Kept with the state, by a build that did not fail (a refused build leaves the state as it was).
+  const keepHashes = () => {
+    if (known.next.size !== known.before.size || [...known.next].some(([file, k]) => known.before.get(file) !== k)) saveInputHashes(options.outDir, known.next);
+  };
   const state = readState(options.outDir);
   const previous = unchangedSite(options.outDir, fingerprint, state);
-  if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
+  if (previous) {
+    keepHashes();
+    return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
+  }
 
   const cpuAt = () => {
     const u = process.cpuUsage();
@@ -482,5 +493,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
   // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
+  keepHashes();
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }
