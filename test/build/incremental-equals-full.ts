@@ -130,6 +130,9 @@ class Release {
  * older_versions: its records are new base ids, and reading the whole 2024 release for every build
  * would double the property's time.
  */
+/** A jaspar record's matrix id (">MA0271.1\tARG80…"). */
+const idOf = (record: string) => record.slice(1, record.indexOf('\t'));
+
 class Official {
   private readonly bundles = new Map<string, string[]>();
   /** Each bundle's records in the source's order: the first three are the release, the next two may be added. */
@@ -147,7 +150,7 @@ class Official {
       this.source.set(bundle, records);
       this.bundles.set(bundle, records.slice(0, 3));
       for (const r of records) {
-        const id = r.slice(1, r.indexOf('\t'));
+        const id = idOf(r);
         this.rows.set(id, table.find((l) => l.split('\t')[2] === id)!);
       }
     }
@@ -159,17 +162,19 @@ class Official {
     const ids: string[] = [];
     for (const [bundle, records] of this.bundles) {
       writeFileSync(path.join(this.dir, bundle), records.map((r) => `${r}\n`).join(''));
-      ids.push(...records.map((r) => r.slice(1, r.indexOf('\t'))));
+      ids.push(...records.map((r) => idOf(r)));
     }
     writeFileSync(path.join(this.dir, OFFICIAL_TABLE), `${[this.header, ...ids.map((id) => this.rows.get(id)!)].join('\n')}\n`);
   }
   ids(): string[] {
-    return [...this.bundles.values()].flat().map((r) => r.slice(1, r.indexOf('\t')));
+    return [...this.bundles.values()].flat().map((r) => idOf(r));
   }
   apply(e: Edit): void {
     const all = [...this.bundles].flatMap(([bundle, records]) => records.map((record, i) => ({ bundle, record, i })));
     if (e.kind === 'add') {
-      const absent = [...this.source].flatMap(([bundle, records]) => records.filter((r) => !this.bundles.get(bundle)!.includes(r)).map((record) => ({ bundle, record })));
+      // By id: a record edited since (a count) is there all the same.
+      const present = new Set(this.ids());
+      const absent = [...this.source].flatMap(([bundle, records]) => records.filter((r) => !present.has(idOf(r))).map((record) => ({ bundle, record })));
       if (absent.length === 0) return;
       const { bundle, record } = absent[e.pick % absent.length];
       this.bundles.get(bundle)!.push(record);
