@@ -10,7 +10,9 @@
 //   is not even rendered again;
 // - the last build's report;
 // - beside state.tsv, each mirror archive's members (archive-<scope>.tsv,
-//   write/mirror.ts), so that the next archive copies the unchanged ones.
+//   write/mirror.ts), so that the next archive copies the unchanged ones;
+// - and the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
+//   so that the fingerprint does not read unchanged release files again.
 // "in-progress" is created before the first change to the output folder and
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
