@@ -30,15 +30,16 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
-import { renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
-import type { PlanTarget } from './pipeline/output-plan.ts';
+import { readInputHashes, readState, saveInputHashes, type BuildState } from './write/state.ts';
+import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
+import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
-import { WHOLE_SITE, type MirrorScope } from './mirror/archive.ts';
+import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/downloads.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
@@ -57,8 +58,9 @@ export interface BuildOptions {
   dataDir: string | string[];
   outDir: string;
   baseUrl: string;
-  /** Default: data/release-<year>.yaml for JASPAR's download files of that year, else DEFAULT_RELEASE_FILE. */
-  releaseFile?: string;
+  /** Default: data/release-<year>.yaml for JASPAR's download files of that year, else DEFAULT_RELEASE_FILE.
+   *  Several folders: one description each, in their order (the CLI's --release names one, for one folder). */
+  releaseFile?: string | string[];
   /** Render worker threads (0: render on this thread); default one per core for a large release. */
   workers?: number;
   /** Progress on stderr when it is a terminal. */
@@ -126,14 +128,27 @@ export function shippedReleases(dataRoot = path.join(PROJECT_ROOT, 'data')): str
     .map((m) => path.join(dataRoot, m[0]));
 }
 
+/** The release description given for the i-th data folder, if any. */
+function givenReleaseFile(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>, i: number): string | undefined {
+  const dirs = dataDirsOf(options);
+  if (Array.isArray(options.releaseFile)) {
+    if (options.releaseFile.length !== dirs.length) throw new Error(`${options.releaseFile.length} release descriptions for ${dirs.length} release folders: give one per folder, in their order`);
+    return options.releaseFile[i];
+  }
+  if (dirs.length > 1 && options.releaseFile !== undefined) throw new Error('--release names the description of one release: give it with one --data folder only');
+  return options.releaseFile;
+}
+
 /** Reads every release of the build; two of one year is a problem. */
 export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>): ReleaseInput[] {
   const dirs = dataDirsOf(options);
-  if (dirs.length > 1 && options.releaseFile !== undefined) throw new Error('--release names the description of one release: give it with one --data folder only');
-  const inputs = dirs.map((dataDir) => {
-    const releaseFile = releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+  givenReleaseFile(options, 0);
+  // A folder read as a release and as another's older versions is read once.
+  const cache = new Map<string, Matrix[]>();
+  const inputs = dirs.map((dataDir, i) => {
+    const releaseFile = releaseFileFor(dataDir, givenReleaseFile(options, i), DEFAULT_RELEASE_FILE);
     const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
-    const { release, notes } = readRelease(dataDir, info);
+    const { release, notes } = readRelease(dataDir, info, cache);
     return { dataDir, releaseFile, release, notes };
   });
   const years = new Map<number, string>();
@@ -198,8 +213,14 @@ const releasePath = (year: number) => ROUTES.releaseSite.build({ year });
 /** Its output folder (relative). */
 export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
 
-/** Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders them when read); nothing is written. */
-export function planSite(options: BuildOptions): { plan: OutputPlan; report: PlanReport } {
+/**
+ * Plans the whole site: contents of the small files, rendering tasks for the rest (plan.files renders
+ * them when read); nothing is written. previous: the state of the build being updated and the salt of
+ * this one's keys, so that a keyed file that build wrote with the same key is not rendered to plan it.
+ */
+export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string }): { plan: OutputPlan; report: PlanReport } {
+  const state = previous?.state;
+  const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
   const read = readReleases(options);
   const inputs = withSiteNotes(read, defaultRelease(read), basePathOf(base));
@@ -219,14 +240,14 @@ export function planSite(options: BuildOptions): { plan: OutputPlan; report: Pla
   // What each release lacks that JASPAR publishes for it, and which other release has it.
   const lacks = new Map(inputs.map((r) => [r, unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })))]));
   const unmirrored = (r: ReleaseInput) => lacks.get(r)!;
-  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true });
+  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true, known });
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
   // release=<year> there (hosting/, edge/handler.ts).
   for (const other of others) {
     const otherLayout = layoutOf(other.release);
     planRelease(plan.part(releasePrefix(other.release.info.year), other.release.info, otherLayout), other.release, {
-      ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other),
+      ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other), known,
     });
   }
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
@@ -280,6 +301,8 @@ interface ReleasePlanOptions extends BuildOptions {
   heldReleases: HeldRelease[];
   /** Another release's collections the mirror does not hold (edge/build-indexes.ts unmirroredCollections). */
   unmirrored?: Unmirrored[];
+  /** The size of a file (path in the output) the previous build wrote with this key (planSite). */
+  known?: (file: string, key: string) => number | undefined;
 }
 
 /** One release's files, at the target's folder: every resource in its formats, logos, sites, pages, downloads, error bodies. */
@@ -322,7 +345,8 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(SEARCH_PAGE), searchPage(release, base));
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
-  for (const [file, content] of downloadFiles(release, base, layout, context, { archive: !compact })) target.add(file, content);
+  const known = options.known && ((file: string, key: string) => options.known!(`${target.prefix}${file}`, key));
+  for (const [file, content, key] of downloadFiles(release, base, layout, context, { archive: !compact, known })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
   for (const u of options.unmirrored ?? []) target.add(outputFile(unmirroredPath(u.collection)), `${JSON.stringify({ detail: u.detail })}\n`);
   // Another release's own indexes, for the edge handler's answers under its path.
@@ -406,8 +430,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
   // Each release's folder, its description, and the release folder its older versions take their counts from (older_versions).
-  const inputs = dataDirsOf(options).map((dataDir) => {
-    const releaseFile = releaseFileFor(dataDir, options.releaseFile, DEFAULT_RELEASE_FILE);
+  const inputs = dataDirsOf(options).map((dataDir, i) => {
+    const releaseFile = releaseFileFor(dataDir, givenReleaseFile(options, i), DEFAULT_RELEASE_FILE);
     const text = readReleaseText(releaseFile);
     return { dataDir, text, olderVersions: readReleaseInfo(text, (t) => yaml.load(t), releaseFile).olderVersions };
   });
@@ -417,22 +441,35 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
-  const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [dataHash(r.dataDir), r.olderVersions === null ? '' : dataHash(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
-  const previous = unchangedSite(options.outDir, fingerprint);
-  if (previous) return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
+  // Each folder hashed once (JASPAR 2024 is a release and JASPAR 2026's older versions), its unchanged files not read again.
+  const known = { before: readInputHashes(options.outDir), next: new Map() };
+  const hashes = new Map<string, string>();
+  const hashOfData = (dir: string) => hashes.get(path.resolve(dir)) ?? hashes.set(path.resolve(dir), dataHash(dir, known)).get(path.resolve(dir))!;
+  const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [hashOfData(r.dataDir), r.olderVersions === null ? '' : hashOfData(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
+  // Kept with the state, by a build that did not fail (a refused build leaves the state as it was).
+  const keepHashes = () => {
+    if (known.next.size !== known.before.size || [...known.next].some(([file, k]) => known.before.get(file) !== k)) saveInputHashes(options.outDir, known.next);
+  };
+  const state = readState(options.outDir);
+  const previous = unchangedSite(options.outDir, fingerprint, state);
+  if (previous) {
+    keepHashes();
+    return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
+  }
 
   const cpuAt = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
   };
   const cpu0 = cpuAt();
+  // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
+  const salt = hashOf(sources, base, ...linksKey(options));
   // Plan: every output path, with its content or the task that renders it.
-  const { plan, report } = planSite(options);
+  const { plan, report } = planSite(options, { state, salt });
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
-  // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
-  const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress });
-  const written = await renderInto(plan, writer, { salt: hashOf(sources, base, ...linksKey(options)), workers: options.workers });
+  const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
+  const written = await renderInto(plan, writer, { salt, workers: options.workers });
   const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
@@ -441,9 +478,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const archiveMembers = { made: 0, reused: 0 };
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
-    // After an incremental write, each archive reuses the members whose files the writer did not write (mirror/archive.ts).
+    // After an incremental write, each archive reuses the members whose files the writer did not write
+    // (mirror/archive.ts); the writer says what the folder holds.
+    const listing = writer.listing();
     for (const scope of scopes) {
-      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed });
+      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
       archiveMembers.reused += m.reused ?? 0;
     }
@@ -452,6 +491,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
   const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
-  writer.commit(done);
+  // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
+  writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
+  keepHashes();
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }

@@ -20,7 +20,7 @@
 // gzip bytes also on zlib, i.e. on the Node version (Node bundles zlib).
 //
 // Cost: files are read, hashed and tarred on the main thread; the tar
-// stream is cut into members of a few hundred entries (about 4 MB) that
+// stream is cut into members of about a hundred entries (430 kB) that
 // zlib compresses on the thread pool, a few at a time, so both cores
 // compress. Memory is bounded by the members in flight, whatever the size of
 // the site: folders are read one at a time and the manifest goes to the
@@ -41,7 +41,8 @@ import { gzip } from 'node:zlib';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
-import { byPathBytes, chunksOf, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
+import { byPathBytes, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
+import { isSiteFile } from './layout.ts';
 import { END, contentMtime, entryHeader, padding } from './tar.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
@@ -56,10 +57,20 @@ export const GZIP_LEVEL = 5;
  *  Measured on the 2024 site with 4 MiB blocks: 7.1 s instead of 9.7 s as
  *  one stream, the archive 0.2% larger (88.8 MB). A member ends after an
  *  entry whose path hashes to 0 modulo CUT once it holds MIN_ENTRIES, or at
- *  MAX_ENTRIES: about 770 entries (3.5 MB of the site's files) a member. */
-const MIN_ENTRIES = 256;
-const CUT = 512;
-const MAX_ENTRIES = 4096;
+ *  MAX_ENTRIES: about 96 entries (430 kB of the site's files) a member. A
+ *  rebuild compresses again each member holding a changed file, and files of
+ *  one name lie together across the site, so a one-matrix change touches
+ *  about one member per file it changes (99 for 128 files): with 770 entries
+ *  a member (256/512/4096) that was 61 members, 6.6 s of CPU more. Measured
+ *  on the shipped two-release site: archives 94.0 + 67.6 MB instead of
+ *  92.5 + 66.3 MB (+1.7%, +2.0%). */
+const MIN_ENTRIES = 32;
+const CUT = 64;
+const MAX_ENTRIES = 512;
+/** The manifest's lines are cut likewise, about 770 lines (50 kB) a member. */
+const MIN_LINES = 256;
+const LINES_CUT = 512;
+const MAX_LINES = 4096;
 /** Blocks being compressed while the next is read: one per core, plus one. */
 const IN_FLIGHT = os.availableParallelism() + 1;
 const gzipBlock = promisify(gzip);
@@ -131,7 +142,7 @@ export async function previousMirrorKept(root: string, sink: ManifestSink, scope
  * the other; the manifest's lines go to the sink as the files are read.
  * tarred counts the files and bytes archived.
  */
-export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null): AsyncGenerator<ArchiveMember> {
+export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null, listing: SiteListing | null = null): AsyncGenerator<ArchiveMember> {
   const fix = (member: Buffer) => {
     member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
     return member;
@@ -140,7 +151,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
-  for (const group of memberGroups(root, scope)) {
+  for (const group of memberGroups(root, scope, listing)) {
     // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
     const known = group.map((e) => (e.kind === 'dir' ? '' : (reuse?.known(e.path) ?? null)));
     const old = known.includes(null) ? undefined : previous.get(memberDigest(group, known as string[]));
@@ -177,15 +188,43 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
   }
   while (inFlight.length > 0) yield await inFlight.shift()!;
-  // The manifest last, a member of its own: it lists everything before it, not itself. Its folder (download/) came before.
+  // The manifest last: it lists everything before it, not itself. Its folder (download/) came before.
+  // Its header a member of its own, then its lines in members cut where their paths say (as the
+  // entries are), each reused when its lines are the previous archive's: after a one-matrix change a
+  // few of the 33 MB of the two manifests are compressed again, not all.
   const manifestFile = sink.finish();
-  const size = statSync(manifestFile).size;
+  const text = readFileSync(manifestFile);
   tarred.files++;
-  tarred.bytes += size;
-  const parts = [entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(hashFile(manifestFile)))];
-  for (const bytes of chunksOf(manifestFile)) parts.push(Buffer.from(bytes)); // a copy: the chunk buffer is reused
-  parts.push(padding(size), END);
-  yield { data: await compress(Buffer.concat(parts)), digest: '', files: 1, bytes: size };
+  tarred.bytes += text.length;
+  yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', text.length, contentMtime(sha256(text)))), digest: '', files: 0, bytes: 0 };
+  for (const chunk of manifestChunks(text)) {
+    const digest = createHash('sha1').update('manifest\0').update(chunk).digest('base64url');
+    const old = reuse ? previous.get(digest) : undefined;
+    if (old && reuse) inFlight.push(Promise.resolve({ data: reuse.read(old), digest, files: 0, bytes: old.bytes, reused: true }));
+    else inFlight.push(compress(chunk).then((data) => ({ data, digest, files: 0, bytes: chunk.length })));
+    if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+  }
+  while (inFlight.length > 0) yield await inFlight.shift()!;
+  yield { data: await compress(Buffer.concat([padding(text.length), END])), digest: '', files: 1, bytes: text.length };
+}
+
+/** The manifest's lines in pieces, each ending after a line whose path cutsAfter (once it holds MIN_LINES) or at MAX_LINES: the same pieces wherever its lines are the same. */
+function* manifestChunks(text: Buffer): Generator<Buffer> {
+  let start = 0;
+  let lines = 0;
+  for (let at = 0; at < text.length; ) {
+    let end = text.indexOf(10, at);
+    if (end < 0) end = text.length - 1;
+    lines++;
+    // "<64 hex>  <path>\n": the path after the 66th byte.
+    if (lines >= MAX_LINES || (lines >= MIN_LINES && cutsAfter(text.toString('utf8', at + 66, end), LINES_CUT))) {
+      yield text.subarray(start, end + 1);
+      start = end + 1;
+      lines = 0;
+    }
+    at = end + 1;
+  }
+  if (start < text.length) yield text.subarray(start);
 }
 
 /** One gzip member of the archive: its bytes, and what it holds (digest, files, bytes of the files) for the next build's reuse. */
@@ -220,21 +259,21 @@ function memberDigest(group: readonly { kind: 'dir' | 'file'; path: string }[], 
 }
 
 /** FNV-1a of a path: where members end, the same from build to build. */
-function cutsAfter(p: string): boolean {
+function cutsAfter(p: string, cut = CUT): boolean {
   let h = 0x811c9dc5;
   for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % CUT === 0;
+  return (h >>> 0) % cut === 0;
 }
 
 /** The archive's entries (its folder, the scope's folders, then archiveOrder), cut into members. */
-function* memberGroups(root: string, scope: MirrorScope): Generator<{ kind: 'dir' | 'file'; path: string; inArchive: string }[]> {
+function* memberGroups(root: string, scope: MirrorScope, listing: SiteListing | null): Generator<{ kind: 'dir' | 'file'; path: string; inArchive: string }[]> {
   const inArchive = (file: string) => `${ARCHIVE_FOLDER}/${file}`;
   const head: { kind: 'dir' | 'file'; path: string; inArchive: string }[] = [{ kind: 'dir', path: '', inArchive: ARCHIVE_FOLDER }];
   // Another release's archive: the folders it lies in first (releases/, releases/2026/).
   const parts = scope.dir ? scope.dir.split('/') : [];
   for (let i = 1; i <= parts.length; i++) head.push({ kind: 'dir', path: parts.slice(0, i).join('/'), inArchive: inArchive(parts.slice(0, i).join('/')) });
   let group = head;
-  for (const entry of archiveOrder(root, scope)) {
+  for (const entry of archiveOrder(root, scope, listing)) {
     group.push({ kind: entry.kind, path: entry.path, inArchive: inArchive(entry.path) });
     if (group.length >= MAX_ENTRIES || (group.length >= MIN_ENTRIES && cutsAfter(entry.path))) {
       yield group;
@@ -256,11 +295,33 @@ async function readPrevious(archiveFile: string, manifestFile: string, sumFile: 
   }
 }
 
+/**
+ * What the site's folder holds, as the writer knows it (write/writer.ts listing: every file and folder
+ * it wrote, kept or adopted, after removing what was not planned), so that a rebuild does not read
+ * every folder again (285,403 files, 1.4 s of CPU). The writer refused links and special files before
+ * it wrote.
+ */
+export interface SiteListing {
+  files: Iterable<string>;
+  /** "" is the root. */
+  dirs: Iterable<string>;
+}
+
+/** The listing's entries, folders in tree order (a folder before what it holds; names by their bytes), as walkSite yields them. */
+function* listed(listing: SiteListing, dir: string): Generator<{ path: string; kind: 'dir' | 'file' }> {
+  const under = (p: string) => (dir === '' ? p !== '' && isSiteFile(p.split('/')[0]) : p.startsWith(`${dir}/`));
+  // "/" before every other character: a folder's contents come before a sibling named with its name and more.
+  const treeKey = (p: string) => p.replaceAll('/', '\u0000');
+  const dirs = [...listing.dirs].filter(under).map((p) => [treeKey(p), p]).sort(([a], [b]) => byPathBytes(a, b));
+  for (const [, p] of dirs) yield { path: p, kind: 'dir' };
+  for (const p of listing.files) if (under(p)) yield { path: p, kind: 'file' };
+}
+
 /** Every file of the scope to archive: all but the archive, its checksum, the manifest and the folders left to other archives. */
-function* siteFiles(root: string, scope: MirrorScope): Generator<{ path: string; kind: 'dir' | 'file' }> {
+function* siteFiles(root: string, scope: MirrorScope, listing: SiteListing | null = null): Generator<{ path: string; kind: 'dir' | 'file' }> {
   const own = scopeFiles(scope);
   const left = (p: string) => scope.exclude.some((x) => p === x || p.startsWith(`${x}/`));
-  for (const entry of walkSite(root, scope.dir)) {
+  for (const entry of listing ? listed(listing, scope.dir) : walkSite(root, scope.dir)) {
     if (left(entry.path)) continue;
     if (entry.kind === 'other') throw new Error(`cannot archive ${entry.path}: not a regular file or folder`);
     if (entry.path !== own.archive && entry.path !== own.sum && entry.path !== own.manifest) yield { path: entry.path, kind: entry.kind };
@@ -275,10 +336,10 @@ function* siteFiles(root: string, scope: MirrorScope): Generator<{ path: string;
  * order a folder's other files lie between them. Measured on the default
  * release's site (156,771 files): 87.8 MB instead of 125.3 MB at level 5.
  */
-function archiveOrder(root: string, scope: MirrorScope): { path: string; kind: 'dir' | 'file' }[] {
+function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | null = null): { path: string; kind: 'dir' | 'file' }[] {
   const dirs: { path: string; kind: 'dir' }[] = [];
   const files: { path: string; kind: 'file'; name: string }[] = [];
-  for (const entry of siteFiles(root, scope)) {
+  for (const entry of siteFiles(root, scope, listing)) {
     if (entry.kind === 'dir') dirs.push({ path: entry.path, kind: 'dir' });
     else files.push({ path: entry.path, kind: 'file', name: entry.path.slice(entry.path.lastIndexOf('/') + 1) });
   }

@@ -17,6 +17,7 @@ import { listItem, listOrder } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
 import { latestVersions } from '../plan/views.ts';
 import { allMatricesPath, bundlePath } from './layout.ts';
+import { digestsOf, hash128 } from '../dataset/digest.ts';
 
 /** Formats of the whole-list files, with their file suffix. */
 export const LIST_FILES: { format: FormatId; suffix: string }[] = [
@@ -42,7 +43,12 @@ export interface BundleSet {
 export interface BulkFile {
   /** Root-relative URL path, e.g. "/download/all/JASPAR2024_all_matrices.json". */
   path: string;
+  /** Empty when not rendered (rendered false). */
   content: string;
+  /** False when the caller knew the file by its key (bulkFiles known): its size is the one known. */
+  rendered: boolean;
+  /** What the content is made from (its records' digests, format, release description, base URL, layout): equal keys, equal bytes. */
+  key: string;
   /** Renders the content again (the plan keeps this instead of the content: a large release's bulk files are hundreds of MB). */
   render: () => string;
   /** UTF-8 bytes of the content. */
@@ -117,9 +123,22 @@ function recordJoiner(format: FormatId, base: string, layout: Layout, context: F
   return (matrices) => head + matrices.map(record).join('');
 }
 
-/** Every bulk file, rendered one at a time (a caller that streams holds one at a time). */
-export function* bulkFiles(release: Release, base: string, layout: Layout, context: FormatContext): Generator<BulkFile> {
+/**
+ * Every bulk file, rendered one at a time (a caller that streams holds one at a time). known: the size
+ * of a file a previous build wrote with this key, which is then not rendered (a rebuild after a
+ * one-matrix change renders the files that hold the matrix, not the forty others).
+ */
+export function* bulkFiles(release: Release, base: string, layout: Layout, context: FormatContext, known: (path: string, key: string) => number | undefined = () => undefined): Generator<BulkFile> {
   const year = release.info.year;
+  // The release description as the formats print it (the notes on the other releases are the home page's).
+  const { siteNotes: _notes, ...info } = release.info;
+  const salt = `${base}\n${JSON.stringify(layout)}\n${JSON.stringify(info)}`;
+  const file = (path: string, format: FormatId, matrices: Matrix[], bundle?: BundleSet): BulkFile => {
+    const key = `${format} ${hash128(`${salt}\n${format}\n${digestsOf(matrices)}`)}`;
+    const size = known(path, key);
+    const content = size === undefined ? render(format, matrices) : '';
+    return { path, content, rendered: size === undefined, key, render: again(format, matrices), bytes: size ?? Buffer.byteLength(content), matrices: matrices.length, format, ...(bundle ? { bundle } : {}) };
+  };
   const ordered = listOrder(release.matrices);
   const joiners = new Map<FormatId, (matrices: Matrix[]) => string>();
   // fresh: without the shared record cache, for rendering again when the
@@ -131,14 +150,8 @@ export function* bulkFiles(release: Release, base: string, layout: Layout, conte
     return joiners.get(format)!(matrices);
   };
   const again = (format: FormatId, matrices: Matrix[]) => () => render(format, matrices, true);
-  for (const { format, suffix } of LIST_FILES) {
-    const content = render(format, ordered);
-    yield { path: allMatricesPath(year, suffix), content, render: again(format, ordered), bytes: Buffer.byteLength(content), matrices: ordered.length, format };
-  }
+  for (const { format, suffix } of LIST_FILES) yield file(allMatricesPath(year, suffix), format, ordered);
   for (const bundle of bundleSets(release)) {
-    for (const format of BUNDLE_FORMATS) {
-      const content = render(format, bundle.matrices);
-      yield { path: bundlePath(year, bundle.collection, bundle.set, format), content, render: again(format, bundle.matrices), bytes: Buffer.byteLength(content), matrices: bundle.matrices.length, format, bundle };
-    }
+    for (const format of BUNDLE_FORMATS) yield file(bundlePath(year, bundle.collection, bundle.set, format), format, bundle.matrices, bundle);
   }
 }

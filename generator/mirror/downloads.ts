@@ -8,12 +8,23 @@ import { DOWNLOADS_SCRIPT, downloadsPage } from '../pages/downloads.ts';
 import { type BulkFile, bulkFiles } from './bulk.ts';
 import { DOWNLOADS, DOWNLOADS_JS, rel } from './layout.ts';
 
-/** [output path, content] of every file the mirror adds to the site; the bulk files as functions that render them when written. `archive`: false in a compact build, which has none. */
-export function* downloadFiles(release: Release, base: string, layout: Layout, context: FormatContext, { archive = true } = {}): Generator<[string, string | (() => string)]> {
+/** Rendered bulk files kept for the writer, at most this many bytes a release; the others are rendered again when written (a large release's bulk files are hundreds of MB). */
+const HELD_BYTES = 64 << 20;
+
+/**
+ * [output path, content, key] of every file the mirror adds to the site. The bulk files have a key
+ * (bulk.ts BulkFile key: a rebuild need not render one written with the same key; known gives the size
+ * of such a file, for the page), and are held when rendered here or rendered again when written.
+ * `archive`: false in a compact build, which has none.
+ */
+export function* downloadFiles(release: Release, base: string, layout: Layout, context: FormatContext, { archive = true, known }: { archive?: boolean; known?: (path: string, key: string) => number | undefined } = {}): Generator<[string, string | (() => string), string?]> {
   // The page needs every file's size; the contents are not kept for it.
   const listed: BulkFile[] = [];
-  for (const file of bulkFiles(release, base, layout, context)) {
-    yield [rel(file.path), file.render];
+  let held = 0;
+  for (const file of bulkFiles(release, base, layout, context, known && ((p, key) => known(rel(p), key)))) {
+    const keep = file.rendered && held + file.bytes <= HELD_BYTES;
+    if (keep) held += file.bytes;
+    yield [rel(file.path), keep ? file.content : file.render, file.key];
     listed.push({ ...file, content: '' });
   }
   yield [`${rel(DOWNLOADS)}index.html`, downloadsPage(release, base, listed, { archive })];

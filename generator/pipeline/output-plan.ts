@@ -17,6 +17,19 @@ export type Content = string | Buffer;
 /** Content rendered when the file is written (and again each time a reader asks): large files the plan should not hold. */
 export type LazyContent = () => Content;
 
+/**
+ * A whole-release file (a bulk download) with a key, as tasks have: what its bytes are made from (its
+ * records' digests, the format, the release description, the site's base and layout), so that a
+ * rebuild whose previous build wrote the file with this key neither renders nor compares it (the key
+ * is salted with the generator's sources in pipeline/schedule.ts fileKey).
+ */
+export class KeyedContent {
+  constructor(readonly key: string, readonly content: Content | LazyContent) {}
+  resolve(): Content {
+    return typeof this.content === 'function' ? this.content() : this.content;
+  }
+}
+
 /** Work described by data, so that a worker thread can do it (see wire.ts). */
 export type Task =
   | { kind: 'resource'; paths: string[]; planned: PlannedResource; formats: readonly FormatId[]; part: number }
@@ -30,7 +43,9 @@ export interface PlanPart {
 
 /** Where a part of the site is planned: one release's files, under a folder of the output (prefix "" or "releases/2026/"). */
 export interface PlanTarget {
-  add(relPath: string, content: Content | LazyContent): void;
+  /** Where the target's files lie in the output ("" or "releases/2026/"). */
+  readonly prefix: string;
+  add(relPath: string, content: Content | LazyContent | KeyedContent): void;
   addResource(planned: PlannedResource): void;
   addLogo(matrix: Matrix): void;
   /** Whether a file is planned (relative to the target's folder). */
@@ -87,14 +102,15 @@ export class PlannedFiles extends Map<string, Content> {
   }
 
   /** The planned content, or the task index and position that renders it. */
-  raw(path: string): Content | LazyContent | { task: number; index: number } | undefined {
-    const value = super.get(path) as Content | LazyContent | number | undefined;
+  raw(path: string): Content | LazyContent | KeyedContent | { task: number; index: number } | undefined {
+    const value = super.get(path) as Content | LazyContent | KeyedContent | number | undefined;
     return typeof value === 'number' ? { task: Math.floor(value / DEFERRED_SLOTS), index: value % DEFERRED_SLOTS } : value;
   }
 
   override get(path: string): Content | undefined {
-    const value = super.get(path) as Content | LazyContent | number | undefined;
+    const value = super.get(path) as Content | LazyContent | KeyedContent | number | undefined;
     if (typeof value === 'function') return value();
+    if (value instanceof KeyedContent) return value.resolve();
     if (typeof value !== 'number') return value;
     const task = Math.floor(value / DEFERRED_SLOTS);
     if (this.last?.task !== task) this.last = { task, contents: this.owner.renderHere(task) };
@@ -154,6 +170,7 @@ export class OutputPlan {
     let index = this.parts.findIndex((p) => p.release === release && p.layout === layout);
     if (index < 0) index = this.parts.push({ release, layout }) - 1;
     return {
+      prefix,
       add: (relPath, content) => this.add(`${prefix}${relPath}`, content),
       addResource: (planned) => {
         const formats = formatsOf(planned);
@@ -165,7 +182,7 @@ export class OutputPlan {
   }
 
   /** Plans a file with its content; relative path with "/" separators. Refuses clashes and escapes. */
-  add(relPath: string, content: Content | LazyContent): void {
+  add(relPath: string, content: Content | LazyContent | KeyedContent): void {
     this.claim(relPath);
     (this.files as Map<string, unknown>).set(relPath, content);
   }
@@ -277,7 +294,8 @@ export class OutputPlan {
   get bytes(): number {
     let total = 0;
     for (const path of this.files.keys()) {
-      const c = this.files.raw(path);
+      const raw = this.files.raw(path);
+      const c = raw instanceof KeyedContent ? raw.content : raw;
       if (typeof c === 'string') total += Buffer.byteLength(c);
       else if (Buffer.isBuffer(c)) total += c.length;
     }

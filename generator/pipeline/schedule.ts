@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { pfmDigest } from '../dataset/digest.ts';
 import { PyFloat } from '../formats/types.ts';
-import type { Content, LazyContent, OutputPlan, PlanPart, Task } from './output-plan.ts';
+import { KeyedContent, type Content, type LazyContent, type OutputPlan, type PlanPart, type Task } from './output-plan.ts';
 import { RenderPool, defaultWorkers } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { encodeTask } from './wire.ts';
@@ -34,7 +34,9 @@ export interface ScheduleSink {
   file(rel: string, content: Content): void;
 }
 
-/** Plans smaller than this are rendered on the main thread: starting workers costs more. */
+/** Workers start once this many tasks need rendering; fewer are rendered on the main thread: starting
+ *  two workers (each loads tsx and the generator) costs about as much CPU as rendering 2,000 tasks here,
+ *  and a rebuild after a one-matrix change renders about 70 of 47,791 (issue 22). */
 const WORKER_THRESHOLD = 2_000;
 const BATCH_TASKS = 48;
 
@@ -43,20 +45,37 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   const counts = { rendered: 0, reused: 0 };
   // Files planned with their content: handed over by this thread while the workers render.
   const eager: string[] = [];
-  for (const rel of plan.files.keys()) if (typeof plan.files.raw(rel) !== 'object' || Buffer.isBuffer(plan.files.raw(rel))) eager.push(rel);
+  for (const rel of plan.files.keys()) {
+    const raw = plan.files.raw(rel);
+    if (typeof raw !== 'object' || Buffer.isBuffer(raw) || raw instanceof KeyedContent) eager.push(rel);
+  }
   let nextEager = 0;
   const writeEager = () => {
     const rel = eager[nextEager++];
-    const raw = plan.files.raw(rel) as Content | LazyContent;
-    sink.file(rel, typeof raw === 'function' ? raw() : raw);
+    const raw = plan.files.raw(rel) as Content | LazyContent | KeyedContent;
+    if (raw instanceof KeyedContent) {
+      if (options.salt !== undefined) {
+        const key = fileKey(options.salt, raw.key);
+        sink.key(rel, key);
+        if (sink.reuse([rel], key)) return;
+      }
+      sink.file(rel, raw.resolve());
+    } else sink.file(rel, typeof raw === 'function' ? raw() : raw);
   };
 
-  const workers = options.workers ?? (plan.tasks.length >= WORKER_THRESHOLD ? defaultWorkers() : 0);
-  const pool = options.pool ?? (workers > 0 ? new RenderPool(workers) : null);
   const parts = plan.parts.map(renderedPart);
   const contexts = parts.map((p) => formatContext(p.release, p.layout));
   // What renders each part's tasks: the build's salt, the part's release description and layout.
   const salts = options.salt === undefined ? null : parts.map((p) => createHash('sha1').update(options.salt!).update('\0').update(JSON.stringify(p)).digest('hex'));
+  // Workers as asked, else started only once enough tasks need rendering (those not reused): until then
+  // the tasks wait, and are rendered here if no more come.
+  let pool: RenderPool | null = options.pool ?? (options.workers !== undefined && options.workers > 0 ? new RenderPool(options.workers) : null);
+  const lazy = options.pool === undefined && options.workers === undefined;
+  const waiting: WireTask[] = [];
+  const renderHere = (wire: WireTask) => {
+    const contents = renderTask(wire, contexts);
+    wire.paths.forEach((rel, i) => sink.file(rel, contents[i]));
+  };
   try {
     if (pool) pool.init({ parts });
     const inFlight = new Set<Promise<void>>();
@@ -93,23 +112,29 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         }
       }
       wire ??= resolveTask(task);
-      let bytes: Buffer | null = null;
-      try {
-        bytes = encodeTask(wire);
-      } catch {
-        // Not plain data (a class or function in a resource): rendered here.
-      }
       counts.rendered++;
-      if (pool && bytes) {
-        batch.push(bytes);
-        batchPaths.push(...task.paths);
-        if (batch.length >= BATCH_TASKS) await dispatch();
-      } else {
-        const contents = renderTask(wire, contexts);
-        wire.paths.forEach((rel, i) => sink.file(rel, contents[i]));
+      if (lazy && !pool) {
+        waiting.push(wire);
+        if (waiting.length < WORKER_THRESHOLD) continue;
+        pool = new RenderPool(defaultWorkers());
+        pool.init({ parts });
+      }
+      for (const w of waiting.length > 0 ? waiting.splice(0) : [wire]) {
+        let bytes: Buffer | null = null;
+        try {
+          if (pool) bytes = encodeTask(w);
+        } catch {
+          // Not plain data (a class or function in a resource): rendered here.
+        }
+        if (pool && bytes) {
+          batch.push(bytes);
+          batchPaths.push(...w.paths);
+          if (batch.length >= BATCH_TASKS) await dispatch();
+        } else renderHere(w);
       }
     }
     if (pool) await dispatch();
+    for (const w of waiting.splice(0)) renderHere(w);
     while (nextEager < eager.length) writeEager();
     while (inFlight.size > 0) await Promise.all(inFlight);
   } finally {
@@ -117,6 +142,9 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   }
   return counts;
 }
+
+/** The key a keyed file (plan.ts KeyedContent) is remembered with: its own key, salted with the build's (the generator's sources, base URL, links). */
+export const fileKey = (salt: string, key: string): string => createHash('sha1').update(salt).update('\0file ').update(key).digest('base64url');
 
 /**
  * What a part's tasks are rendered with: its release description without

@@ -40,9 +40,8 @@ export function treeChanges(root: string, state: BuildState, firstOnly = false):
   return { altered, extras };
 }
 
-/** The previous build's state when the folder is exactly as it left it and its fingerprint is this one. */
-export function unchangedSite(outDir: string, fingerprint: string): BuildState | null {
-  const state = readState(outDir);
+/** The previous build's state when the folder is exactly as it left it and its fingerprint is this one (state: read already). */
+export function unchangedSite(outDir: string, fingerprint: string, state: BuildState | null = readState(outDir)): BuildState | null {
   if (!state || state.fingerprint !== fingerprint) return null;
   const { altered, extras } = treeChanges(path.resolve(outDir), state, true);
   return altered.size === 0 && extras.length === 0 ? state : null;

@@ -18,16 +18,22 @@ export interface PruneInput {
   folders: readonly string[];
   /** The folder held something before this build (without a trusted state, everything unplanned in it goes). */
   compare: boolean;
+  /** Folders whose entries change (a removal's folder and those above it) are added to it. */
+  touched?: Set<string>;
 }
 
 /** Removes what is not planned; returns how many files and folders were removed. */
-export function prune({ root, next, previous, extras, folders, compare }: PruneInput): number {
+export function prune({ root, next, previous, extras, folders, compare, touched }: PruneInput): number {
   const removedFrom: string[] = [];
   let removed = 0;
   const drop = (rel: string) => {
     remove(root, rel);
     removedFrom.push(path.posix.dirname(rel));
     removed++;
+    if (touched) for (let dir = path.posix.dirname(rel); ; dir = path.posix.dirname(dir)) {
+      touched.add(dir === '.' ? '' : dir);
+      if (dir === '.') break;
+    }
   };
   if (previous) {
     for (const [rel, r] of previous.files) {

@@ -10,7 +10,9 @@
 //   is not even rendered again;
 // - the last build's report;
 // - beside state.tsv, each mirror archive's members (archive-<scope>.tsv,
-//   write/mirror.ts), so that the next archive copies the unchanged ones.
+//   write/mirror.ts), so that the next archive copies the unchanged ones;
+// - and the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
+//   so that the fingerprint does not read unchanged release files again.
 // "in-progress" is created before the first change to the output folder and
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
@@ -151,4 +153,35 @@ export function saveState(outDir: string, state: BuildState): void {
   }
   renameSync(temp, stateFile(outDir));
   rmSync(markerFile(outDir), { force: true });
+}
+
+const HASHES_HEADER = 'jaspar-static-api input hashes 1';
+const hashesFile = (outDir: string) => path.join(stateDir(outDir), 'input-hashes.tsv');
+
+/** The input files' hashes a previous build kept (pipeline/fingerprint.ts KnownHashes); empty when there are none to read. */
+export function readInputHashes(outDir: string): Map<string, { size: number; mtimeMs: number; ctimeMs: number; ino: number; hash: string }> {
+  const known = new Map<string, { size: number; mtimeMs: number; ctimeMs: number; ino: number; hash: string }>();
+  let lines: string[];
+  try {
+    lines = readFileSync(hashesFile(outDir), 'utf8').split('\n');
+  } catch {
+    return known;
+  }
+  if (lines[0] !== HASHES_HEADER || lines[lines.length - 2] !== 'end') return known;
+  for (const line of lines.slice(1, -2)) {
+    const [file, size, mtimeMs, ctimeMs, ino, hash] = line.split('\t');
+    known.set(file, { size: Number(size), mtimeMs: Number(mtimeMs), ctimeMs: Number(ctimeMs), ino: Number(ino), hash });
+  }
+  return known;
+}
+
+/** Keeps the input files' hashes for the next build (beside the state; written whole, then renamed). */
+export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { size: number; mtimeMs: number; ctimeMs: number; ino: number; hash: string }>): void {
+  mkdirSync(stateDir(outDir), { recursive: true });
+  const lines = [HASHES_HEADER];
+  for (const [file, k] of known) if (!/[\t\n]/.test(file)) lines.push(`${file}\t${k.size}\t${k.mtimeMs}\t${k.ctimeMs}\t${k.ino}\t${k.hash}`);
+  lines.push('end');
+  const temp = `${hashesFile(outDir)}.${process.pid}`;
+  writeFileSync(temp, `${lines.join('\n')}\n`);
+  renameSync(temp, hashesFile(outDir));
 }

@@ -32,6 +32,8 @@ export interface WriteOptions {
   fingerprint?: string;
   /** Progress on stderr when it is a terminal. */
   progress?: boolean;
+  /** The previous build's state, read already (readState): read once per build, it is 285,000 lines for the shipped site. */
+  previous?: BuildState | null;
 }
 
 export interface WriteReport {
@@ -68,11 +70,15 @@ export class SiteWriter implements ScheduleSink {
   readonly root: string;
   private readonly previous: BuildState | null;
   private readonly next: BuildState = emptyState();
-  private session: { previous: BuildState | null; altered: Set<string>; extras: string[]; compare: boolean; report: WriteReport; shown: ReturnType<typeof showProgress>; ensured: Set<string> } | null = null;
+  private session: {
+    previous: BuildState | null; altered: Set<string>; extras: string[]; compare: boolean; report: WriteReport; shown: ReturnType<typeof showProgress>; ensured: Set<string>;
+    /** Folders whose entries this build changed (a file created, a file or folder removed), with those above them: their mtimes are read again. */
+    touched: Set<string>;
+  } | null = null;
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
     this.root = path.resolve(outDir);
-    this.previous = readState(outDir);
+    this.previous = options.previous !== undefined ? options.previous : readState(outDir);
   }
 
   /** Checks the folder (links and special files are refused before anything is written) and marks it in progress. */
@@ -93,7 +99,7 @@ export class SiteWriter implements ScheduleSink {
     ensureRoot(root);
     next.fingerprint = this.options.fingerprint ?? '';
     this.session = {
-      previous, altered, extras, compare, ensured: new Set(),
+      previous, altered, extras, compare, ensured: new Set(), touched: new Set(),
       report: { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
@@ -119,23 +125,51 @@ export class SiteWriter implements ScheduleSink {
     const { compare, ensured, shown } = this.open_();
     const w = writeIfChanged(this.root, rel, content, compare, ensured);
     this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written);
-    if (w.written) this.open_().report.changed?.add(rel);
+    if (w.written) {
+      const { report, touched } = this.open_();
+      report.changed?.add(rel);
+      // A new file (or folder on its way) changes the mtime of the folders it is created in.
+      for (let dir = rel; dir.includes('/'); ) {
+        dir = dir.slice(0, dir.lastIndexOf('/'));
+        if (touched.has(dir)) break;
+        touched.add(dir);
+      }
+      touched.add('');
+    }
     shown.add(1, w.written ? 1 : 0);
   }
 
   /** Ends the writing of the plan: what it no longer has leaves the folder; the folders' mtimes are noted. */
   close(plan: OutputPlan, counts: { rendered: number; reused: number }): WriteReport {
     const { root, next } = this;
-    const { previous, extras, compare, report } = this.open_();
+    const { previous, extras, compare, report, touched } = this.open_();
     this.stop();
     report.rendered = counts.rendered;
     report.reused = counts.reused;
-    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare });
+    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched });
     for (const dir of plan.folderList()) {
+      // A folder this build did not touch keeps the mtime the previous state has (the writer checked it,
+      // open: treeChanges); were it stale, the next build would only look into the folder again.
+      const before = previous?.dirs.get(dir);
+      if (before !== undefined && !touched.has(dir)) {
+        next.dirs.set(dir, before);
+        continue;
+      }
       const st = lstatAt(root, dir);
       if (st?.isDirectory()) next.dirs.set(dir, st.mtimeMs);
     }
     return report;
+  }
+
+  /** True when the previous build's state recorded the file and it is as recorded (size and ctime): e.g. an archive whose hash that build saved. */
+  intact(rel: string): boolean {
+    const { previous, altered } = this.open_();
+    return previous !== null && previous.files.has(rel) && !altered.has(rel);
+  }
+
+  /** What the folder holds after close(): every file written, kept or adopted, and every folder ("" is the root); the mirror archives it without reading every folder again. */
+  listing(): { files: string[]; dirs: string[] } {
+    return { files: [...this.next.files.keys()], dirs: [...this.next.dirs.keys()] };
   }
 
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */
@@ -158,8 +192,10 @@ export class SiteWriter implements ScheduleSink {
     else report.unchanged++;
   }
 
-  /** Adopts what later steps added to the folder, saves the state and clears the in-progress mark. */
-  commit(report: unknown = null): void {
+  /** Adopts what later steps added to the folder, saves the state and clears the in-progress mark.
+   *  stepFolders: the only folders later steps wrote in, when the caller knows (the mirror's download
+   *  folders): the others are not looked at again. */
+  commit(report: unknown = null, stepFolders?: readonly string[]): void {
     const { root, next } = this;
     const adopt = (rel: string) => {
       const st = lstatAt(root, rel);
@@ -170,7 +206,8 @@ export class SiteWriter implements ScheduleSink {
         for (const name of readdirSync(`${root}/${rel}`)) adopt(`${rel}/${name}`);
       }
     };
-    for (const [dir, mtime] of next.dirs) {
+    const folders = stepFolders ? stepFolders.filter((d) => next.dirs.has(d)).map((d) => [d, next.dirs.get(d)!] as const) : [...next.dirs];
+    for (const [dir, mtime] of folders) {
       const st = lstatAt(root, dir);
       if (!st?.isDirectory()) {
         next.dirs.delete(dir);

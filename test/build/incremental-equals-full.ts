@@ -1,6 +1,7 @@
-// The property behind incremental rebuilds (issue 22): after any edits to a
-// release (a count changed, an annotation changed, a matrix added, a matrix
-// removed), a rebuild of the previous build's folder holds exactly the bytes
+// The property behind incremental rebuilds (issue 22): after any edits to
+// either release of a two-release site, a curated one and one of JASPAR's own
+// download files (a count changed, an annotation changed, a matrix added, a
+// matrix removed), a rebuild of the previous build's folder holds exactly the bytes
 // a build into a new folder writes, every file (the mirror archive, its
 // checksum and manifest included), and no other file. Cases chain: each
 // rebuilds the folder the previous case left, so an edit and its undoing,
@@ -14,9 +15,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { build } from '../../generator/build.ts';
+import { DEFAULT_RELEASE_FILE, build } from '../../generator/build.ts';
 import { makeRelease } from '../support/fixtures.ts';
-import { dataDir } from '../support/paths.ts';
+import { PROJECT_ROOT, dataDir } from '../support/paths.ts';
 import { treeSnapshot } from '../support/tree.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '12' }, seed: { type: 'string' } } });
@@ -26,6 +27,9 @@ const EXTRA = ['MA0014.1', 'MA0001.1', 'MA0003.1', 'UN0084.1', 'MA0015.1'];
 const SOURCE = dataDir();
 const sourceRows = new Map(readFileSync(path.join(SOURCE, 'matrices.csv'), 'utf8').split('\n').slice(1).filter(Boolean).map((l) => [l.split(',')[0], l]));
 const sourcePrecise = JSON.parse(readFileSync(path.join(SOURCE, 'pfm_noninteger.json'), 'utf8')) as Record<string, unknown>;
+const OFFICIAL_SOURCE = path.join(PROJECT_ROOT, 'data/jaspar-2026');
+const OFFICIAL_BUNDLES = ['JASPAR2026_CORE_fungi_non-redundant_pfms_jaspar.txt', 'JASPAR2026_CORE_nematodes_non-redundant_pfms_jaspar.txt'];
+const OFFICIAL_TABLE = 'ultimate_metadata_table_CORE.tsv';
 
 type Edit =
   | { kind: 'count'; pick: number; base: number; column: number; value: number }
@@ -33,14 +37,17 @@ type Edit =
   | { kind: 'add'; pick: number }
   | { kind: 'remove'; pick: number };
 
-const edit: fc.Arbitrary<Edit> = fc.oneof(
+/** An edit to the curated release, or to the official one (its bundles and metadata table). */
+type Edited = Edit & { release: 'curated' | 'official' };
+
+const edit: fc.Arbitrary<Edited> = fc.tuple(fc.constantFrom('curated' as const, 'official' as const), fc.oneof(
   fc.record({ kind: fc.constant('count' as const), pick: fc.nat(), base: fc.nat({ max: 3 }), column: fc.nat({ max: 30 }), value: fc.nat({ max: 40 }) }),
   fc.record({ kind: fc.constant('annotation' as const), pick: fc.nat(), field: fc.constant('name' as const), value: fc.constantFrom('Arnt', 'ZNF-x', 'RXRA::VDR') }),
   fc.record({ kind: fc.constant('annotation' as const), pick: fc.nat(), field: fc.constant('tax_group' as const), value: fc.constantFrom('vertebrates', 'plants', 'insects') }),
   fc.record({ kind: fc.constant('annotation' as const), pick: fc.nat(), field: fc.constant('data_type' as const), value: fc.constantFrom('ChIP-seq', 'SELEX') }),
   fc.record({ kind: fc.constant('add' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
-);
+)).map(([release, e]) => ({ ...e, release }));
 
 const COLUMNS = ['matrix_id', 'base_id', 'version', 'collection', 'name', 'tax_group', 'tf_class', 'tf_family', 'data_type'];
 
@@ -114,12 +121,97 @@ class Release {
   }
 }
 
+/**
+ * A release of JASPAR's own download files, JASPAR 2026's kind (generator/dataset/official/): two
+ * per-taxon jaspar bundles and the metadata table, records cut unchanged from data/jaspar-2026, edited
+ * as the curated one: a count in a bundle, an annotation in the table (a name or taxonomic group must
+ * agree between bundle and table, so those edits go to the comment and the family), a record added from the same
+ * bundles or removed (its table row with it). Described by JASPAR 2026's description without
+ * older_versions: its records are new base ids, and reading the whole 2024 release for every build
+ * would double the property's time.
+ */
+/** A jaspar record's matrix id (">MA0271.1\tARG80…"). */
+const idOf = (record: string) => record.slice(1, record.indexOf('\t'));
+
+class Official {
+  private readonly bundles = new Map<string, string[]>();
+  /** Each bundle's records in the source's order: the first three are the release, the next two may be added. */
+  private readonly source = new Map<string, string[]>();
+  private readonly rows = new Map<string, string>();
+  private readonly header: string;
+  readonly description: string;
+  constructor(readonly dir: string) {
+    const table = readFileSync(path.join(OFFICIAL_SOURCE, OFFICIAL_TABLE), 'utf8').split('\n');
+    this.header = table[0];
+    for (const bundle of OFFICIAL_BUNDLES) {
+      const lines = readFileSync(path.join(OFFICIAL_SOURCE, bundle), 'utf8').split('\n');
+      const records: string[] = [];
+      for (let i = 0; i < lines.length && records.length < 5; i++) if (lines[i].startsWith('>')) records.push(lines.slice(i, i + 5).join('\n'));
+      this.source.set(bundle, records);
+      this.bundles.set(bundle, records.slice(0, 3));
+      for (const r of records) {
+        const id = idOf(r);
+        this.rows.set(id, table.find((l) => l.split('\t')[2] === id)!);
+      }
+    }
+    this.description = path.join(dir, '..', `${path.basename(dir)}-release-2026.yaml`);
+    writeFileSync(this.description, readFileSync(path.join(PROJECT_ROOT, 'data/release-2026.yaml'), 'utf8').replace(/^older_versions:.*\n/m, ''));
+    this.save();
+  }
+  private save(): void {
+    const ids: string[] = [];
+    for (const [bundle, records] of this.bundles) {
+      writeFileSync(path.join(this.dir, bundle), records.map((r) => `${r}\n`).join(''));
+      ids.push(...records.map((r) => idOf(r)));
+    }
+    writeFileSync(path.join(this.dir, OFFICIAL_TABLE), `${[this.header, ...ids.map((id) => this.rows.get(id)!)].join('\n')}\n`);
+  }
+  ids(): string[] {
+    return [...this.bundles.values()].flat().map((r) => idOf(r));
+  }
+  apply(e: Edit): void {
+    const all = [...this.bundles].flatMap(([bundle, records]) => records.map((record, i) => ({ bundle, record, i })));
+    if (e.kind === 'add') {
+      // By id: a record edited since (a count) is there all the same.
+      const present = new Set(this.ids());
+      const absent = [...this.source].flatMap(([bundle, records]) => records.filter((r) => !present.has(idOf(r))).map((record) => ({ bundle, record })));
+      if (absent.length === 0) return;
+      const { bundle, record } = absent[e.pick % absent.length];
+      this.bundles.get(bundle)!.push(record);
+    } else if (e.kind === 'remove') {
+      if (all.length <= 2) return;
+      const { bundle, i } = all[e.pick % all.length];
+      this.bundles.get(bundle)!.splice(i, 1);
+    } else if (e.kind === 'annotation') {
+      const id = this.ids()[e.pick % all.length];
+      const cells = this.rows.get(id)!.split('\t');
+      // The table's own columns: the data type as asked; a name's value as the comment, a group's as the family.
+      const column = { data_type: 'type', name: 'comment', tax_group: 'family' }[e.field];
+      cells[this.header.split('\t').indexOf(column)] = e.value;
+      this.rows.set(id, cells.join('\t'));
+    } else {
+      const { bundle, record, i } = all[e.pick % all.length];
+      const lines = record.split('\n');
+      const row = 1 + e.base;
+      lines[row] = lines[row].replace(/\[(.*)\]/, (_, inner: string) => {
+        const counts = inner.trim().split(/\s+/);
+        counts[e.column % counts.length] = String(e.value);
+        return `[ ${counts.map((c) => c.padStart(5)).join(' ')} ]`;
+      });
+      this.bundles.get(bundle)![i] = lines.join('\n');
+    }
+    this.save();
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-inc-property-'));
   const data = makeRelease();
   const release = new Release(data);
-  const options = (outDir: string) => ({ dataDir: data, outDir, baseUrl: 'http://localhost:8080', workers: 0 });
+  const officialDir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-inc-official-'));
+  const official = new Official(officialDir);
+  const options = (outDir: string) => ({ dataDir: [data, officialDir], releaseFile: [DEFAULT_RELEASE_FILE, official.description], outDir, baseUrl: 'http://localhost:8080', workers: 0 });
   const incremental = path.join(root, 'incremental');
   let cases = 0;
   let failure: string | null = null;
@@ -128,7 +220,7 @@ async function main(): Promise<void> {
     const result = await fc.check(
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 3 }), async (edits) => {
         cases++;
-        for (const e of edits) release.apply(e);
+        for (const e of edits) (e.release === 'curated' ? release : official).apply(e);
         const fresh = path.join(root, `fresh-${cases}`);
         await build(options(incremental));
         await build(options(fresh));
@@ -136,7 +228,7 @@ async function main(): Promise<void> {
         const b = treeSnapshot(fresh);
         rmSync(fresh, { recursive: true, force: true });
         const differ = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => a[k] !== b[k]).sort();
-        if (differ.length > 0) throw new Error(`after ${JSON.stringify(edits)} (matrices now ${release.ids().join(' ')}): the rebuilt folder differs from a new build in ${differ.length} entries: ${differ.slice(0, 8).join(', ')}`);
+        if (differ.length > 0) throw new Error(`after ${JSON.stringify(edits)} (matrices now ${release.ids().join(' ')}; official ${official.ids().join(' ')}): the rebuilt folder differs from a new build in ${differ.length} entries: ${differ.slice(0, 8).join(', ')}`);
       }),
       // Cases chain through one folder: shrinking would replay edits on another state, so none.
       { numRuns: Number(values.runs), seed: values.seed === undefined ? undefined : Number(values.seed), endOnFailure: true },
@@ -145,6 +237,8 @@ async function main(): Promise<void> {
   } finally {
     rmSync(root, { recursive: true, force: true });
     rmSync(data, { recursive: true, force: true });
+    rmSync(officialDir, { recursive: true, force: true });
+    rmSync(official.description, { force: true });
   }
   process.stdout.write(`${JSON.stringify({ cases, seconds: (performance.now() - started) / 1000, failure })}\n`);
 }

@@ -1,0 +1,161 @@
+// node --import tsx scripts/rebuild-profile.ts [--scratch DIR] [--runs 3] [--only count,annotation,add,remove,noop] [--cpu-prof]
+//
+// Rebuilds of the shipped two-release site after one small edit (issue 22),
+// each a child process as `npm run build` runs (`--child`: build() and its
+// own process.resourceUsage(), worker threads included): wall and CPU, CPU
+// of build()'s steps (BuildReport.cpu), files written, tasks rendered.
+// Edits, to data/jaspar-2024 itself (every file touched is put back at the end):
+//   count       one count of one matrix, one up then back down;
+//   annotation  one matrix's tf_family, changed then restored;
+//   remove/add  one matrix taken out of matrices.csv (its .jaspar file too),
+//               then put back (run in that order, as pairs).
+// The scratch folder (default /tmp/jaspar-rebuild-profile) keeps the site
+// between runs: the first run builds it in full. With
+// --cpu-prof each rebuild writes a V8 CPU profile into scratch/profiles.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+interface Result {
+  wall: number;
+  inside: number;
+  cpu: number;
+  maxRssMb: number;
+  written: number;
+  removed: number;
+  rendered: number;
+  reused: number;
+  upToDate: boolean;
+  steps?: Record<string, number>;
+  members?: { made: number; reused: number };
+}
+
+async function child(out: string, data: string[]): Promise<void> {
+  const { build } = await import('../generator/build.ts');
+  const r = await build({ dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' });
+  const u = process.resourceUsage();
+  const result: Omit<Result, 'wall'> = {
+    inside: r.seconds, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssMb: u.maxRSS / 1024,
+    written: r.written, removed: r.removed, rendered: r.tasks.rendered, reused: r.tasks.reused, upToDate: r.upToDate,
+    steps: r.cpu, members: r.archiveMembers,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+function runBuild(out: string, data: string[], prof: string | null): Result {
+  const started = performance.now();
+  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--import', 'tsx', fileURLToPath(import.meta.url), '--child', out, ...data];
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const wall = (performance.now() - started) / 1000;
+  if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
+  return { ...JSON.parse(r.stdout.trim().split('\n').pop()!), wall };
+}
+
+/** The edits, each a pair of steps (do, undo) that leave the release as it was. */
+function edits(release: string, scratch: string, keep: (file: string) => void): Record<string, () => void> {
+  const csvFile = path.join(release, 'matrices.csv');
+  const precise = JSON.parse(readFileSync(path.join(release, 'pfm_noninteger.json'), 'utf8')) as Record<string, unknown>;
+  const rows = readFileSync(csvFile, 'utf8').split('\n');
+  // A matrix in the middle of the list, with whole counts (its .jaspar file is its counts).
+  const ids = rows.slice(1).filter(Boolean).map((l) => l.split(',')[0]);
+  const id = ids.slice(Math.floor(ids.length / 2)).find((i) => !(i in precise))!;
+  const jaspar = path.join(release, 'matrices', `${id}.jaspar`);
+  const aside = path.join(scratch, `${id}.jaspar.aside`);
+  keep(csvFile);
+  keep(jaspar);
+  let count = 0;
+  let annotation = 0;
+  return {
+    count() {
+      count++;
+      writeFileSync(jaspar, readFileSync(jaspar, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + (count % 2 ? 1 : -1)}`));
+    },
+    annotation() {
+      annotation++;
+      const lines = readFileSync(csvFile, 'utf8').split('\n');
+      const i = lines.findIndex((l) => l.startsWith(`${id},`));
+      const cells = lines[i].split(',');
+      cells[7] = annotation % 2 ? `${cells[7]} (edited)` : cells[7].replace(/ \(edited\)$/, '');
+      lines[i] = cells.join(',');
+      writeFileSync(csvFile, lines.join('\n'));
+    },
+    remove() {
+      const lines = readFileSync(csvFile, 'utf8').split('\n');
+      writeFileSync(csvFile, lines.filter((l) => !l.startsWith(`${id},`)).join('\n'));
+      renameSync(jaspar, aside);
+    },
+    add() {
+      const lines = readFileSync(csvFile, 'utf8').split('\n');
+      const row = rows.find((l) => l.startsWith(`${id},`))!;
+      // Back in its place (the release lists matrices in id order).
+      const at = lines.findIndex((l, i) => i > 0 && l.split(',')[0] > id);
+      lines.splice(at < 0 ? lines.length : at, 0, row);
+      writeFileSync(csvFile, lines.join('\n'));
+      renameSync(aside, jaspar);
+    },
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const fmt = (xs: number[], digits = 2) => (xs.length > 1 ? `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}]` : xs[0].toFixed(digits));
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { child: { type: 'string' }, scratch: { type: 'string', default: '/tmp/jaspar-rebuild-profile' }, runs: { type: 'string', default: '3' }, only: { type: 'string', default: 'noop,count,annotation,remove,add' }, 'cpu-prof': { type: 'boolean', default: false } },
+  });
+  if (values.child) return child(values.child, positionals);
+  const scratch = path.resolve(values.scratch);
+  // The shipped folder itself, as a user edits it: JASPAR 2026 takes its older versions from it too
+  // (older_versions), so a copy would make the build read two folders where users have one. Every file
+  // an edit touches is put back as it was at the end, whatever happens.
+  const release = path.join(ROOT, 'data/jaspar-2024');
+  const data = [release, path.join(ROOT, 'data/jaspar-2026')];
+  const saved = new Map<string, Buffer>();
+  const keep = (file: string) => {
+    if (!saved.has(file)) saved.set(file, readFileSync(file));
+  };
+  try {
+    await measure(scratch, release, data, values, keep);
+  } finally {
+    for (const [file, bytes] of saved) writeFileSync(file, bytes);
+    const aside = readdirSync(scratch).filter((n) => n.endsWith('.jaspar.aside'));
+    for (const name of aside) renameSync(path.join(scratch, name), path.join(release, 'matrices', name.replace(/\.aside$/, '')));
+  }
+}
+
+async function measure(scratch: string, release: string, data: string[], values: { runs: string; only: string; 'cpu-prof': boolean }, keep: (file: string) => void): Promise<void> {
+  mkdirSync(scratch, { recursive: true });
+  const site = path.join(scratch, 'site');
+  const prof = values['cpu-prof'] ? path.join(scratch, 'profiles') : null;
+  const log = (s: string) => process.stderr.write(`${s}\n`);
+  const first = runBuild(site, data, null);
+  log(`first build: ${first.upToDate ? 'up to date' : `${first.wall.toFixed(1)} s wall, CPU ${first.cpu.toFixed(1)} s, ${first.written} written`}`);
+  const edit = edits(release, scratch, keep);
+  const results = new Map<string, Result[]>();
+  const runs = Number(values.runs);
+  const only = values.only.split(',');
+  const brief = (r: Result) => `${r.wall.toFixed(2)} s wall (${r.inside.toFixed(2)} in build), CPU ${r.cpu.toFixed(2)} s ${JSON.stringify(r.steps ?? {})}, ${r.written} written, ${r.removed} removed, ${r.rendered} rendered of ${r.rendered + r.reused}, members ${JSON.stringify(r.members)}, RSS ${r.maxRssMb.toFixed(0)} MB`;
+  for (let i = 0; i < runs; i++) {
+    for (const name of only) {
+      if (name !== 'noop') edit[name]();
+      const r = runBuild(site, data, prof);
+      log(`${name} ${i + 1}: ${brief(r)}`);
+      results.set(name, [...(results.get(name) ?? []), r]);
+      // count and annotation: undone by the next run of the same edit (not timed when this is the last run).
+      if ((name === 'count' || name === 'annotation') && i === runs - 1 && runs % 2 === 1) {
+        edit[name]();
+        runBuild(site, data, null);
+      }
+    }
+  }
+  for (const [name, rs] of results) {
+    log(`${name.padEnd(10)} wall ${fmt(rs.map((r) => r.wall))} s  CPU ${fmt(rs.map((r) => r.cpu))} s  written ${fmt(rs.map((r) => r.written), 0)}  rendered ${fmt(rs.map((r) => r.rendered), 0)}`);
+  }
+}
+
+await main();
