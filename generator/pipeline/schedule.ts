@@ -143,7 +143,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   return counts;
 }
 
-/** The key a keyed file (plan.ts KeyedContent) is remembered with: its own key, salted with the build's (the generator's sources, base URL, links). */
+/** The key a keyed file (output-plan.ts KeyedContent) is remembered with: its own key, salted with the build's (the generator's sources, base URL, links). */
 export const fileKey = (salt: string, key: string): string => createHash('sha1').update(salt).update('\0file ').update(key).digest('base64url');
 
 /**
