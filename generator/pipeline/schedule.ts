@@ -14,7 +14,7 @@ import { PyFloat } from '../formats/types.ts';
 import type { Content, LazyContent, OutputPlan, PlanPart, Task } from './plan.ts';
 import { RenderPool, defaultWorkers } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
-import { encodeTask } from './wire.ts';
+import { MatrixRefs, encodeTask } from './wire.ts';
 
 export interface ScheduleOptions {
   /** Folded into every task key (generator sources, base URL, layout…). Without it no task is skipped by its key. */
@@ -59,6 +59,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   const salts = options.salt === undefined ? null : parts.map((p) => createHash('sha1').update(options.salt!).update('\0').update(JSON.stringify(p)).digest('hex'));
   try {
     if (pool) pool.init({ parts });
+    const refs = new MatrixRefs();
     const inFlight = new Set<Promise<void>>();
     let batch: Buffer[] = [];
     let batchPaths: string[] = [];
@@ -67,6 +68,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       while (pool!.busy() && nextEager < eager.length) writeEager();
       await pool!.room();
       const paths = batchPaths;
+      pool!.define(refs.take());
       const done = pool!.run(batch).then((r) => {
         let offset = 0;
         paths.forEach((rel, i) => {
@@ -95,7 +97,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       wire ??= resolveTask(task);
       let bytes: Buffer | null = null;
       try {
-        bytes = encodeTask(wire);
+        bytes = encodeTask(wire, refs);
       } catch {
         // Not plain data (a class or function in a resource): rendered here.
       }
