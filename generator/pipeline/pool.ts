@@ -80,6 +80,11 @@ export class RenderPool {
     for (const w of this.workers) w.worker.postMessage({ records });
   }
 
+  /** Every worker drops the records it holds once the batches sent so far are rendered. */
+  forget(): void {
+    for (const w of this.workers) w.worker.postMessage({ forget: true });
+  }
+
   /** True when every worker has as many batches as it may queue. */
   busy(): boolean {
     return !this.workers.some((w) => w.inFlight < this.perWorker);

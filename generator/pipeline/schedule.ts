@@ -68,7 +68,8 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       while (pool!.busy() && nextEager < eager.length) writeEager();
       await pool!.room();
       const paths = batchPaths;
-      pool!.define(refs.take());
+      const { records, forget } = refs.take();
+      pool!.define(records);
       const done = pool!.run(batch).then((r) => {
         let offset = 0;
         paths.forEach((rel, i) => {
@@ -78,6 +79,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         inFlight.delete(done);
       });
       inFlight.add(done);
+      if (forget) pool!.forget();
       batch = [];
       batchPaths = [];
     };

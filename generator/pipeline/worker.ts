@@ -10,16 +10,21 @@ import type { BatchResult, WorkerInit } from './pool.ts';
 
 let contexts: FormatContext[] = [];
 /** The records the tasks show, by number (wire.ts MatrixRefs): each sent once, before the first task that shows it. */
-const matrices: Matrix[] = [];
+const matrices = new Map<number, Matrix>();
 
-parentPort!.on('message', (message: { init: WorkerInit } | { records: [number, Matrix][] } | { id: number; tasks: Uint8Array[] }) => {
+parentPort!.on('message', (message: { init: WorkerInit } | { records: [number, Matrix][] } | { forget: true } | { id: number; tasks: Uint8Array[] }) => {
   if ('init' in message) {
     const init = message.init;
     contexts = (init.parts ?? []).map((p) => formatContext(p.release, p.layout));
     return;
   }
   if ('records' in message) {
-    for (const [id, m] of message.records) matrices[id] = m;
+    for (const [id, m] of message.records) matrices.set(id, m);
+    return;
+  }
+  // The batches before this message were the last to show these records (MatrixRefs.take).
+  if ('forget' in message) {
+    matrices.clear();
     return;
   }
   let result: BatchResult = { id: message.id, data: new Uint8Array(0), lengths: [] };
