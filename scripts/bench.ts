@@ -1,4 +1,4 @@
-// npm run bench [-- --runs 3 --scale-runs 1 --times 10 --data DIR… --drf DIR --floor --scale-only --scratch DIR]
+// npm run bench [-- --runs 3 --times 10 --scale-runs 1 --data DIR… --drf DIR --floor --scale-only --scratch DIR]
 //
 // Every figure of issue 22, measured in one run, as ratios:
 //   - the site as `npm run build` makes it (every shipped release, or the
@@ -9,15 +9,18 @@
 //     page in every format through Django's WSGI handler, in process), once
 //     before each full build, so that both see the same machine: its CPU per
 //     response against the build's CPU per file written;
-//   - scale: the first release alone and a synthetic release `times` larger
-//     (scripts/synthetic-release.ts), full builds: time and peak RSS ratios;
+//   - with --times N (N > 1), scale: the first release alone and a synthetic
+//     release N times larger (scripts/synthetic-release.ts), full builds:
+//     time and peak RSS ratios (10x took an hour at load 10-30: not run
+//     unless asked);
 //   - with --floor, the I/O floor of each full build (scripts/io-floor.ts:
 //     the same files and bytes, from memory, written the fastest way).
 // Each build is a child process (`node --import tsx scripts/bench.ts --child
 // …`, which runs build() and reports its own process.resourceUsage(): CPU
 // and peak RSS of the process with all its worker threads). Figures are
-// median [min–max] of the runs. Everything is written under a temporary
-// folder and removed at the end.
+// median [min–max] of the runs, printed line by line and then as issue 22's
+// table (markdown, the shape of docs/performance.md). Everything is written
+// under a temporary folder and removed at the end.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +35,8 @@ interface ChildResult {
   /** Seconds inside build(), without starting Node and loading the generator. */
   inside: number;
   cpu: number;
+  /** The kernel's share of cpu (system time): creating 285,000 files, reading them back for the archives; it grows with other processes' writes to the same file system. */
+  sys?: number;
   maxRssMb: number;
   files: number;
   bytes: number;
@@ -48,6 +53,7 @@ async function child(data: string[], out: string): Promise<void> {
   const result: Omit<ChildResult, 'seconds'> = {
     inside: r.seconds,
     cpu: (u.userCPUTime + u.systemCPUTime) / 1e6,
+    sys: u.systemCPUTime / 1e6,
     maxRssMb: u.maxRSS / 1024,
     files: r.files,
     bytes: r.bytes,
@@ -64,7 +70,7 @@ async function child(data: string[], out: string): Promise<void> {
 const settle = () => execFileSync('sync');
 
 /** One build's figures for the progress log (a bench cut short still leaves them). */
-const brief = (r: ChildResult) => `${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s${r.steps ? ` (plan ${r.steps.plan.toFixed(1)}, site ${r.steps.site.toFixed(1)}, mirror ${r.steps.mirror.toFixed(1)})` : ''}, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${r.written} written`;
+const brief = (r: ChildResult) => `${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s${r.sys !== undefined ? ` (${r.sys.toFixed(1)} s of it the kernel's)` : ''}${r.steps ? ` (plan ${r.steps.plan.toFixed(1)}, site ${r.steps.site.toFixed(1)}, mirror ${r.steps.mirror.toFixed(1)})` : ''}, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${r.written} written`;
 
 function runBuild(data: string[], out: string): ChildResult {
   settle();
@@ -249,6 +255,42 @@ function siteReport(f: SiteFigures, releases: string): string[] {
   return lines;
 }
 
+/**
+ * Issue 22's table in markdown (docs/performance.md has its shape): each
+ * cell median [min–max] of the runs; a ratio against DRF is taken run by
+ * run (DRF run i beside build i, the same machine at the same time).
+ */
+function issueTable(f: SiteFigures | null, scale: { one: ChildResult[]; big: ChildResult[] } | null, runs: number, times: number, drfMissing: string | null): string[] {
+  const rows: [string, string][] = [];
+  const mb = (xs: number[]) => fmt(xs, 0, ' MB');
+  const kernel = (r: ChildResult[]) => (r[0].sys !== undefined ? ` (kernel ${fmt(r.map((x) => x.sys!), 1, ' s')})` : '');
+  const build = (r: ChildResult[]) => `wall ${fmt(r.map((x) => x.seconds), 1, ' s')}, **CPU ${fmt(r.map((x) => x.cpu), 1, ' s')}**${kernel(r)}, peak RSS ${mb(r.map((x) => x.maxRssMb))}`;
+  const steps = (r: ChildResult[]) => (r[0].steps ? ` (CPU: plan ${fmt(r.map((x) => x.steps!.plan), 1, ' s')}, render+write ${fmt(r.map((x) => x.steps!.site), 1, ' s')}, mirror archives ${fmt(r.map((x) => x.steps!.mirror), 1, ' s')})` : '');
+  if (f) {
+    const perFile = f.full.map((r) => (1000 * r.cpu) / r.written);
+    const sitePerFile = f.full.map((r) => (1000 * (r.steps!.plan + r.steps!.site)) / r.written);
+    if (f.drf.length > 0) {
+      const drfCpu = f.drf.map((d) => (1000 * d.cpu) / d.requests);
+      rows.push([`DRF stand-in, ${thousands(f.drf[0].requests)} list responses`, `**${fmt(drfCpu, 2, ' ms')} CPU a response** (${f.drf.map((d) => d.cpu.toFixed(1)).join(', ')} s CPU; ${f.drf.map((d) => d.wall.toFixed(0)).join(', ')} s wall)`]);
+    } else rows.push(['DRF stand-in', `not measured: ${drfMissing ?? 'no run'}`]);
+    rows.push([`site, full build, ${thousands(f.full[0].files)} files (${thousands(f.full[0].matrices)} matrices)`, `${build(f.full)}${steps(f.full)}`]);
+    const vs = (mine: number[]) => (f.drf.length > 0 ? `: **${fmt(f.drf.map((d, i) => (1000 * d.cpu) / d.requests / mine[i]), 0, '×')} less than DRF a response**` : '');
+    rows.push(['CPU a file, the whole build (workers, starting Node, mirror archives)', `${fmt(perFile, 3, ' ms')}${vs(perFile)}`]);
+    rows.push(['CPU a file, the site\'s files alone (plan, render, write)', `${fmt(sitePerFile, 3, ' ms')}${vs(sitePerFile)}`]);
+    if (f.drf.length > 0) {
+      const wallPerFile = f.full.map((r) => (1000 * r.seconds) / r.written);
+      rows.push(['wall a file against DRF\'s wall a response', `${fmt(f.drf.map((d, i) => (1000 * d.wall) / d.requests / wallPerFile[i]), 0, '×')}`]);
+    }
+    rows.push(['no-op rebuild', `${build(f.noop)}, ${fmt(f.noop.map((r) => r.written), 0)} files written`]);
+    rows.push([`one count of one matrix changed (${f.changed})`, `${build(f.change)}${steps(f.change)}, ${fmt(f.change.map((r) => r.written), 0)} files written`]);
+  }
+  if (scale) {
+    rows.push([`the first release alone, ${thousands(scale.one[0].files)} files`, build(scale.one)]);
+    rows.push([`${times}x synthetic, ${thousands(scale.big[0].files)} files`, `${build(scale.big)}; ${(median(scale.big.map((r) => r.seconds)) / median(scale.one.map((r) => r.seconds))).toFixed(1)}× the 1x wall, ${(median(scale.big.map((r) => r.cpu)) / median(scale.one.map((r) => r.cpu))).toFixed(1)}× its CPU`]);
+  } else rows.push(['10x synthetic', 'not measured (--times 10)']);
+  return [`| | median [min–max] of ${runs} run${runs > 1 ? 's' : ''} |`, '|---|---|', ...rows.map(([a, b]) => `| ${a} | ${b} |`)];
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === '--child') return child(argv.slice(2), argv[1]);
@@ -257,7 +299,8 @@ async function main(): Promise<void> {
     options: {
       runs: { type: 'string', default: '3' },
       'scale-runs': { type: 'string', default: '1' },
-      times: { type: 'string', default: '10' },
+      /** The synthetic release's size; 1 (the default) measures no scale builds. */
+      times: { type: 'string', default: '1' },
       data: { type: 'string', multiple: true },
       drf: { type: 'string', default: path.resolve(ROOT, '../shared/oracle/drf') },
       floor: { type: 'boolean', default: false },
@@ -280,9 +323,11 @@ async function main(): Promise<void> {
     const first = path.join(scratch, 'release', path.basename(data[0]));
     mkdirSync(path.dirname(first), { recursive: true });
     cpSync(data[0], first, { recursive: true });
-    const site = [first, ...data.slice(1)];
+    const copy = [first, ...data.slice(1)];
     const python = drfPython(values.drf);
     let drf: Options['drf'] = null;
+    let site: SiteFigures | null = null;
+    let scale: { one: ChildResult[]; big: ChildResult[] } | null = null;
     lines.push(`bench ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${os.availableParallelism()} cores, load ${load.toFixed(1)} at start; median [min–max] of ${runs} runs${times > 1 ? ` (${scaleRuns} for scale)` : ''}`);
     if ('python' in python && !values['scale-only']) {
       drf = { python: python.python, dir: values.drf, data: data[0], db: path.join(scratch, 'drf.sqlite3') };
@@ -291,8 +336,8 @@ async function main(): Promise<void> {
     }
     if (!values['scale-only']) {
       const names = data.map((d) => path.basename(d)).join(' + ');
-      const f = measureSite(site, path.join(scratch, 'site'), { runs, floor: values.floor, drf, log });
-      lines.push(...siteReport(f, names));
+      site = measureSite(copy, path.join(scratch, 'site'), { runs, floor: values.floor, drf, log });
+      lines.push(...siteReport(site, names));
       if (!drf) lines.push(`  DRF stand-in   not measured: ${(python as { missing: string }).missing}`);
     }
     // --times 1: the site's figures only.
@@ -308,6 +353,7 @@ async function main(): Promise<void> {
         big.push(runBuild([synthetic], path.join(scratch, 'scale', `big-${i}`)));
         log(`scale: ${times}x ${i + 1}/${scaleRuns}: ${brief(big[i])}`);
       }
+      scale = { one, big };
       const ratio = (k: (r: ChildResult) => number) => median(big.map(k)) / median(one.map(k));
       lines.push(
         `scale: ${path.basename(data[0])} alone (${thousands(one[0].matrices)} matrices, ${thousands(one[0].files)} files) and ${times}x synthetic (${thousands(big[0].matrices)}, ${thousands(big[0].files)} files, ${(big[0].bytes / 1e9).toFixed(1)} GB)`,
@@ -317,6 +363,7 @@ async function main(): Promise<void> {
       );
     }
     lines.push(`load at the end ${os.loadavg()[0].toFixed(1)}; the bench took ${((performance.now() - started) / 60000).toFixed(0)} min`);
+    lines.push('', ...issueTable(site, scale, runs, times, 'python' in python ? null : python.missing));
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ReleaseInfo } from '../dataset/types.ts';
+import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
 
 export interface WorkerInit {
@@ -72,6 +72,17 @@ export class RenderPool {
 
   init(init: WorkerInit): void {
     for (const w of this.workers) w.worker.postMessage({ init });
+  }
+
+  /** Records every worker keeps by number (wire.ts MatrixRefs), sent before the batches that show them: a worker takes its messages in order. */
+  define(records: [number, Matrix][]): void {
+    if (records.length === 0) return;
+    for (const w of this.workers) w.worker.postMessage({ records });
+  }
+
+  /** Every worker drops the records it holds once the batches sent so far are rendered. */
+  forget(): void {
+    for (const w of this.workers) w.worker.postMessage({ forget: true });
   }
 
   /** True when every worker has as many batches as it may queue. */

@@ -14,7 +14,7 @@ import { PyFloat } from '../formats/types.ts';
 import { KeyedContent, type Content, type LazyContent, type OutputPlan, type PlanPart, type Task } from './output-plan.ts';
 import { RenderPool, defaultWorkers } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
-import { encodeTask } from './wire.ts';
+import { MatrixRefs, encodeTask } from './wire.ts';
 
 export interface ScheduleOptions {
   /** Folded into every task key (generator sources, base URL, layout…). Without it no task is skipped by its key. */
@@ -78,6 +78,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   };
   try {
     if (pool) pool.init({ parts });
+    const refs = new MatrixRefs();
     const inFlight = new Set<Promise<void>>();
     let batch: Buffer[] = [];
     let batchPaths: string[] = [];
@@ -86,6 +87,8 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       while (pool!.busy() && nextEager < eager.length) writeEager();
       await pool!.room();
       const paths = batchPaths;
+      const { records, forget } = refs.take();
+      pool!.define(records);
       const done = pool!.run(batch).then((r) => {
         let offset = 0;
         paths.forEach((rel, i) => {
@@ -95,6 +98,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         inFlight.delete(done);
       });
       inFlight.add(done);
+      if (forget) pool!.forget();
       batch = [];
       batchPaths = [];
     };
@@ -122,7 +126,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       for (const w of waiting.length > 0 ? waiting.splice(0) : [wire]) {
         let bytes: Buffer | null = null;
         try {
-          if (pool) bytes = encodeTask(w);
+          if (pool) bytes = encodeTask(w, refs);
         } catch {
           // Not plain data (a class or function in a resource): rendered here.
         }

@@ -1,0 +1,100 @@
+// Tasks across threads (pipeline/wire.ts): a task's records travel by
+// number, each sent once; what a worker decodes renders the same bytes as
+// the task rendered where it was planned.
+import { rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { planSite } from '../../generator/build.ts';
+import type { Matrix } from '../../generator/dataset/types.ts';
+import { formatContext, renderTask, resolveTask, type WireTask } from '../../generator/pipeline/render.ts';
+import { MatrixRefs, decodeTask, encodeTask } from '../../generator/pipeline/wire.ts';
+import { makeRelease } from '../support/fixtures.ts';
+
+const release = makeRelease();
+afterAll(() => rmSync(release, { recursive: true, force: true }));
+
+/** The fixture's tasks, as the scheduler resolves them, and what renders them. */
+function tasks() {
+  const { plan } = planSite({ dataDir: release, outDir: '/nonexistent-out', baseUrl: 'http://localhost:8080' });
+  const contexts = plan.parts.map((p) => formatContext(p.release, p.layout));
+  return { wire: plan.tasks.map((t) => resolveTask(t!)), contexts };
+}
+
+/** What a worker holds after the records messages it was sent (worker.ts). */
+const held = (sent: [number, Matrix][][]) => {
+  const matrices = new Map<number, Matrix>();
+  for (const records of sent) for (const [id, m] of records) matrices.set(id, structuredClone(m));
+  return matrices;
+};
+
+describe('tasks on the wire', () => {
+  it('render the same bytes after encoding, each record sent once for all the tasks that show it', () => {
+    const { wire, contexts } = tasks();
+    const refs = new MatrixRefs();
+    const sent: [number, Matrix][][] = [];
+    const decoded: WireTask[] = [];
+    for (const task of wire) {
+      const bytes = encodeTask(task, refs);
+      const { records, forget } = refs.take(); // sent before the batch (schedule.ts dispatch)
+      expect(forget).toBe(false);
+      sent.push(records);
+      decoded.push(decodeTask(bytes, held(sent)));
+    }
+    const ids = sent.flat().map(([id]) => id);
+    const shown = new Set(wire.flatMap((t) => (t.kind === 'resource' ? t.resources.flatMap((r) => r.matrices) : [])));
+    // Every record shown is sent, once; list pages show records that matrix pages show too.
+    expect(ids.length).toBe(shown.size);
+    expect(new Set(ids).size).toBe(ids.length);
+    const showings = wire.reduce((n, t) => n + (t.kind === 'resource' ? t.resources.reduce((k, r) => k + r.matrices.length, 0) : 0), 0);
+    expect(showings).toBeGreaterThan(2 * shown.size);
+    for (const [i, task] of wire.entries()) expect(renderTask(decoded[i], contexts)).toEqual(renderTask(task, contexts));
+  });
+
+  it('hold a bounded number of records: past it, the workers forget them after the batch and get them again when shown', () => {
+    const { wire, contexts } = tasks();
+    const limit = 3;
+    const refs = new MatrixRefs(limit);
+    // One worker, batches of four tasks, as worker.ts takes its messages.
+    const worker = new Map<number, Matrix>();
+    let most = 0;
+    let sends = 0;
+    let forgotten = 0;
+    for (let i = 0; i < wire.length; i += 4) {
+      const batch = wire.slice(i, i + 4);
+      const bytes = batch.map((t) => encodeTask(t, refs));
+      const { records, forget } = refs.take();
+      for (const [id, m] of records) worker.set(id, structuredClone(m));
+      sends += records.length;
+      most = Math.max(most, worker.size);
+      batch.forEach((task, j) => expect(renderTask(decodeTask(bytes[j], worker), contexts)).toEqual(renderTask(task, contexts)));
+      if (forget) {
+        worker.clear();
+        forgotten++;
+      }
+    }
+    const shown = new Set(wire.flatMap((t) => (t.kind === 'resource' ? t.resources.flatMap((r) => r.matrices) : [])));
+    expect(forgotten).toBeGreaterThan(0);
+    expect(sends).toBeGreaterThan(shown.size);
+    // The limit, plus what one batch of four tasks adds past it (the fixture's largest page shows all its records).
+    expect(most).toBeLessThan(limit + 4 * shown.size);
+    expect(most).toBeLessThan(sends);
+  });
+
+  it('keep one records array for a resource\'s formats (a list page\'s nine formats show the same records)', () => {
+    const { wire } = tasks();
+    const list = wire.find((t) => t.kind === 'resource' && t.resources.length > 1 && t.resources[0].matrices.length > 1);
+    if (list?.kind !== 'resource') throw new Error('the fixture has no list page in several formats');
+    const refs = new MatrixRefs();
+    const bytes = encodeTask(list, refs);
+    const task = decodeTask(bytes, held([refs.take().records]));
+    if (task.kind !== 'resource') throw new Error('decoded as a logo');
+    expect(task.resources.every((r) => r.matrices === task.resources[0].matrices)).toBe(true);
+    expect(task.resources[0].matrices.map((m) => m.matrixId)).toEqual(list.resources[0].matrices.map((m) => m.matrixId));
+  });
+
+  it('name the missing record when a task arrives before it', () => {
+    const { wire } = tasks();
+    const shows = wire.find((t) => t.kind === 'resource' && t.resources[0].matrices.length > 0)!;
+    const bytes = encodeTask(shows, new MatrixRefs());
+    expect(() => decodeTask(bytes, new Map())).toThrow(/record 0 was not sent before the task that shows it/);
+  });
+});
