@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer.ts';
 import { FULL_SUITES, SITE_SUITES, SLOW_SUITES, pool, shared, siteSetup } from './vitest.shared.ts';
 
 /**
@@ -16,6 +17,8 @@ import { FULL_SUITES, SITE_SUITES, SLOW_SUITES, pool, shared, siteSetup } from '
 export default defineConfig({
   test: {
     ...pool,
+    // Longest files first (test/support/sequencer.ts), so that the two forks end together.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
