@@ -13,6 +13,7 @@ import { createHandler } from '../../generator/edge/handler.ts';
 import { CLOUDFLARE_ASSETS, freePortInRange } from '../support/edge-servers.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT, SITE_BASE_URL, siteDataDirs } from '../support/paths.ts';
+import { onOtherPorts } from '../support/process.ts';
 import { buildOk } from '../support/run.ts';
 import { problems } from '../support/servers.ts';
 import { NOT_RENDERED, compareCompact, siteFiles, summary } from './compact-compare.ts';
@@ -33,19 +34,11 @@ type Served = { origin: string; output: () => string; stop: () => Promise<void> 
 
 /**
  * `npm run serve -- ARGS` in its own process group until stop(); ready when
- * `ready` answers 200. Started again on other ports (twice at most) when a
- * port found free was taken before the server bound it: two are started side
- * by side below, and netlify dev's static server port is chosen by serve.ts.
+ * `ready` answers 200. Started again on other ports on a port clash
+ * (test/support/process.ts onOtherPorts): two are started side by side
+ * below, and netlify dev's static server port is chosen by serve.ts.
  */
-async function serve(args: string[], ready: string): Promise<Served> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await serveOnce(args, ready);
-    } catch (error) {
-      if (attempt === 3 || !/Could not acquire|EADDRINUSE|address already in use/i.test(String(error))) throw error;
-    }
-  }
-}
+const serve = (args: string[], ready: string): Promise<Served> => onOtherPorts(() => serveOnce(args, ready));
 
 async function serveOnce(args: string[], ready: string): Promise<Served> {
   const port = await freePortInRange();

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { netlifyDevArgs, netlifyDevEnv, wranglerDevArgs, wranglerDevEnv } from '../../generator/edge/hosts/local-engines.ts';
 import { netlifyProject, wranglerProject } from '../../generator/edge/hosts/projects.ts';
 import { PROJECT_ROOT } from './paths.ts';
-import { answers, startProcess } from './process.ts';
+import { answers, onOtherPorts, startProcess } from './process.ts';
 import { turn } from './run.ts';
 import { sharedServer } from './shared-servers.ts';
 
@@ -101,16 +101,8 @@ export interface StartOptions {
 export async function startEdgeServer(engine: Engine, siteDir: string, options: StartOptions = {}): Promise<EdgeServer> {
   const shared = engine === 'netlify' && options.handler === undefined && options.log === undefined ? await sharedServer('netlify-edge', siteDir) : undefined;
   if (shared) return { engine, origin: shared.origin, startupMs: 0, output: shared.output, memory: () => [], stop: shared.stop };
-  // A port found free can be taken by a server another test file starts
-  // before this engine binds it (netlify dev: "Could not acquire configured
-  // static server port"): then again on other ports, twice at most.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startEngine(engine, siteDir, options);
-    } catch (error) {
-      if (attempt === 3 || options.port !== undefined || !/Could not acquire|EADDRINUSE|address already in use/i.test(String(error))) throw error;
-    }
-  }
+  // A port given (a shared engine started again where it was) is kept; else again on other ports on a clash.
+  return options.port !== undefined ? startEngine(engine, siteDir, options) : onOtherPorts(() => startEngine(engine, siteDir, options));
 }
 
 async function startEngine(engine: Engine, siteDir: string, options: StartOptions): Promise<EdgeServer> {

@@ -125,3 +125,19 @@ export async function startProcess(o: ProcessOptions): Promise<StartedProcess> {
   }
   return { pid: child.pid, startupMs: performance.now() - started, output: () => buffer, running: () => !gone(child), exited: exited(child), stop };
 }
+
+/**
+ * start() again (twice at most) when it failed because a port found free
+ * was taken before the server bound it: another test file's server took it
+ * meanwhile (netlify dev: "Could not acquire configured static server
+ * port"). start() picks its ports afresh each time.
+ */
+export async function onOtherPorts<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt === 3 || !/Could not acquire|EADDRINUSE|address already in use/i.test(String(error))) throw error;
+    }
+  }
+}

@@ -1,7 +1,8 @@
 // The servers started once per run over the global setup's site and shared
 // by every suite that asks for one of them over that site: netlify dev
 // without and with the edge function (74-91 s to start on a loaded 2-core
-// machine; eight suites started their own), http-server and the DRF oracle. The global setup
+// machine; eight suites started their own), http-server and the DRF
+// oracle. The global setup
 // starts them once the site is built (test/global-setup.ts) and names them in
 // its status file; test/support/site-ready.ts hands them to the test worker in
 // SHARED_ENV; startNetlifyDev, startHttpServer, startSiteServer and
