@@ -95,6 +95,7 @@ export default function setup(project: TestProject) {
   child.once('error', (error) => void done({ code: null, error: error.message }));
   child.once('exit', (code, signal) => void done({ code, ...(signal ? { error: `killed by ${signal}` } : {}) }));
   project.provide('siteDir', siteDir);
+  project.provide('siteKind', full ? 'full' : 'fixture');
   project.provide('siteData', dataDirs);
   project.provide('siteBuildStatus', status);
   return async () => {
@@ -111,6 +112,8 @@ export default function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     siteDir: string;
+    /** Which site: the fixture's (`npm test`) or both full releases (`npm run test:full`). */
+    siteKind: 'fixture' | 'full';
     /** The release folders the site is built from, oldest (the default release) first. */
     siteData: string[];
     /** A JSON file written when the build ends: { code, error?, seconds, what }. */

@@ -202,7 +202,7 @@ describe.concurrent.each([
     }
   });
 
-  it('query URLs in a browser end on what they ask for: ?format=api&page=3 and MA0004.1/?format=jaspar', async () => {
+  it('query URLs in a browser end on what they ask for: ?format=api&page=3 and MA0004.1/?format=jaspar', async ({ expect }) => {
     const w = await openPage(browser);
     const { page } = w;
     try {
@@ -234,7 +234,7 @@ describe.concurrent.each([
     }
   });
 
-  it('a filtered query URL with a page size ends on that view\'s page', async () => {
+  it('a filtered query URL with a page size ends on that view\'s page', async ({ expect }) => {
     const w = await openPage(browser);
     const { page } = w;
     try {
@@ -254,7 +254,7 @@ describe.concurrent.each([
     }
   });
 
-  it('Tab reaches the search box and the pagination links, and every focused element shows an outline', async () => {
+  it('Tab reaches the search box and the pagination links, and every focused element shows an outline', async ({ expect }) => {
     const w = await openPage(browser);
     const { page } = w;
     try {

@@ -6,6 +6,16 @@
 // filters and page box; every page type at desktop (1280 px) and phone
 // (390 px) width no wider than the screen; axe-core with no violation at all.
 // Expected results come from the build's own JSON files, not from the pages.
+//
+// Split between the two runs, nothing dropped (issue 21: `npm test` in 5
+// minutes; Chromium's CPU is most of this file's):
+// - `npm test`, on the fixture site: the walk on http-server (no routing:
+//   the pages' own script moves query URLs), the Node server and Netlify
+//   with the edge function (the request handler both ship), every page test,
+//   axe at desktop width, both widths' scroll width;
+// - `npm run test:full`, on the full site: the walk on nginx, Caddy, Apache
+//   and Netlify's files (the same URLs test/hosts/conformance.test.ts asserts
+//   each of them answers alike in `npm test`), and axe at phone width.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -16,6 +26,7 @@ import { problems, startHttpServer, startSiteServer, type RunningServer } from '
 import { startEdgeServer } from '../support/edge-servers.ts';
 
 const siteDir = inject('siteDir');
+const full = inject('siteKind') === 'full';
 
 interface Detail { matrix_id: string; name: string; version: number; class: string[]; family: string[]; uniprot_ids: string[]; species: { tax_id: number; name: string }[] }
 const json = <T>(file: string) => JSON.parse(readFileSync(path.join(siteDir, file), 'utf8')) as T;
@@ -57,15 +68,16 @@ const h1 = async (page: Page) => ((await page.locator('main h1').textContent()) 
 
 // The seven walks run side by side (each its own server and page): they
 // mostly wait for pages to settle, and one after the other they took 90 s.
-describe.concurrent.each([
-  { server: 'http-server', start: (dir: string) => startHttpServer(dir) },
-  { server: 'nginx', start: (dir: string) => startSiteServer('nginx', dir) },
-  { server: 'caddy', start: (dir: string) => startSiteServer('caddy', dir) },
-  { server: 'apache', start: (dir: string) => startSiteServer('apache', dir) },
-  { server: 'netlify', start: (dir: string) => startSiteServer('netlify', dir) },
-  { server: 'netlify with the edge function', start: (dir: string) => startEdgeServer('netlify', dir) },
-  { server: 'the Node server', start: (dir: string) => startSiteServer('node', dir) },
-])('a biologist in Chromium on $server', ({ server: name, start }) => {
+const WALKS = [
+  { server: 'http-server', start: (dir: string) => startHttpServer(dir), full: false },
+  { server: 'nginx', start: (dir: string) => startSiteServer('nginx', dir), full: true },
+  { server: 'caddy', start: (dir: string) => startSiteServer('caddy', dir), full: true },
+  { server: 'apache', start: (dir: string) => startSiteServer('apache', dir), full: true },
+  { server: 'netlify', start: (dir: string) => startSiteServer('netlify', dir), full: true },
+  { server: 'netlify with the edge function', start: (dir: string) => startEdgeServer('netlify', dir), full: false },
+  { server: 'the Node server', start: (dir: string) => startSiteServer('node', dir), full: false },
+];
+describe.concurrent.each(WALKS.filter((w) => w.full === full))('a biologist in Chromium on $server', ({ server: name, start }) => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await start(siteDir);
@@ -146,155 +158,173 @@ describe.concurrent('the pages for people in Chromium on http-server', () => {
     return w;
   }
 
-  it('the matrix page: both logos, links out, lists, the newer version, named downloads, whole counts', async () => {
-    const w = await open(`/api/v1/matrix/${MATRIX}/?format=api`, { acceptDownloads: true });
-    const { page } = w;
-    try {
-      const m = detail(MATRIX);
-      expect(await page.locator('img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
-      expect(await page.locator('svg.logo').getAttribute('aria-label')).toBe(`Sequence logo of the reverse complement of ${MATRIX}`);
-      // The reverse complement draws the last column's complement first: MA0139.1 ends with A (402 of 1060), so it starts with T.
-      expect(await page.locator('svg.logo use[href="#T"]').count()).toBeGreaterThan(0);
-      const href = (name: string | RegExp) => page.getByRole('link', { name, exact: typeof name === 'string' }).first().getAttribute('href');
-      expect(await href(m.uniprot_ids[0])).toBe(`https://www.uniprot.org/uniprotkb/${m.uniprot_ids[0]}`);
-      expect(await href('17512414')).toBe('https://pubmed.ncbi.nlm.nih.gov/17512414/');
-      expect(await href('NCBI Taxonomy 9606')).toBe('https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=9606');
-      expect(await href('on JASPAR')).toBe(`https://jaspar.elixir.no/matrix/${MATRIX}/`);
-      expect(await href(m.class[0])).toBe(`/search/?q=${encodeURIComponent(m.class[0])}`);
-      expect(await page.getByRole('note').textContent()).toBe(`A newer version of this profile exists: ${LATEST}.`);
-      expect(await page.locator('dl.annotations').textContent()).toMatch(/Information content\d+\.\d\d bits/);
-      expect(await page.locator('.consensus').textContent()).toMatch(/^[ACGTRYSWKMN]{19}$/);
-      // Downloads carry the matrix's name; the matrix has no binding sites, so no BED.
-      const jaspar = page.locator('ul.downloads').getByRole('link', { name: 'JASPAR', exact: true });
-      expect(await jaspar.getAttribute('download')).toBe(`${MATRIX}.jaspar`);
-      const [download] = await Promise.all([page.waitForEvent('download'), jaspar.click()]);
-      expect(download.suggestedFilename()).toBe(`${MATRIX}.jaspar`);
-      expect(readFileSync((await download.path())!, 'utf8')).toBe(readFileSync(path.join(siteDir, `api/v1/matrix/${MATRIX}/index.jaspar.txt`), 'utf8'));
-      expect(await page.getByRole('link', { name: /BED/ }).count()).toBe(0);
-      const [rc] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download SVG' }).nth(1).click()]);
-      expect(rc.suggestedFilename()).toBe(`${MATRIX}.rc.svg`);
-      expect(readFileSync((await rc.path())!, 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-      const counts = await page.locator('table.pfm tbody tr').first().locator('td').allTextContents();
-      expect(counts.every((c) => /^[0-9]+$/.test(c)), counts.join(' ')).toBe(true);
-      expect(w.problems(), problems(w.problems())).toEqual([]);
-    } finally {
-      await w.close();
-    }
-  });
-
-  it('a matrix with binding sites offers its BED file, named after it', async () => {
-    const w = await open('/api/v1/matrix/MA0014.2/?format=api');
-    try {
-      const bed = w.page.getByRole('link', { name: 'Binding sites (release BED file)' });
-      expect(await bed.getAttribute('href')).toBe('/download/bed_files/MA0014.2.bed');
-      expect(await bed.getAttribute('download')).toBe('MA0014.2.sites.bed');
-    } finally {
-      await w.close();
-    }
-  });
-
-  it('the list: the filter form and the page box go to the pre-rendered lists', async () => {
-    const w = await open('/api/v1/matrix/page/1/');
-    const { page } = w;
-    try {
-      const form = page.locator('form[data-filters]');
-      await form.getByLabel('Taxon').selectOption('vertebrates');
-      await form.getByLabel('latest versions only').check();
-      await form.getByRole('button', { name: 'Show' }).click();
-      await page.waitForURL((u) => u.pathname === '/api/v1/matrix/tax_group/vertebrates/version/latest/page/1/');
-      await settle(page);
-      const ids = viewIds('api/v1/matrix/tax_group/vertebrates/version/latest/');
-      expect(await page.locator('table.matrices tbody tr td:first-child').allTextContents()).toEqual(ids.slice(0, 10));
-      // Several pages (the fixture's latest vertebrates: about 40), or there is no page box.
-      const last = Math.ceil(ids.length / 10);
-      expect(last).toBeGreaterThan(1);
-      await page.getByLabel('Go to page').fill(String(last));
-      await page.getByRole('button', { name: 'Go', exact: true }).click();
-      await page.waitForURL((u) => u.pathname === `/api/v1/matrix/tax_group/vertebrates/version/latest/page/${last}/`);
-      await settle(page);
-      expect(await page.locator('table.matrices tbody tr td:first-child').allTextContents()).toEqual(ids.slice((last - 1) * 10));
-      expect(w.problems(), problems(w.problems())).toEqual([]);
-    } finally {
-      await w.close();
-    }
-  });
-
-  describe('search', () => {
-    const results = (page: Page) => page.locator('#search-results tbody tr td:first-child').allTextContents();
-    const names = (page: Page) => page.locator('#search-results tbody tr td:nth-child(2)').allTextContents();
-    const total = async (page: Page) => Number(/^(\d+) matri/.exec((await page.locator('#search-status').textContent()) ?? '')?.[1] ?? 0);
-
-    it('"Homo sapiens" finds every human matrix (the tax_id 9606 list), paged 50 at a time', async () => {
-      const w = await open('/search/?q=Homo%20sapiens');
+  // The page tests run on the fixture site only; the full site adds axe at phone width (see the top).
+  if (!full) {
+    it('the matrix page: both logos, links out, lists, the newer version, named downloads, whole counts', async () => {
+      const w = await open(`/api/v1/matrix/${MATRIX}/?format=api`, { acceptDownloads: true });
+      const { page } = w;
       try {
-        const human = viewIds('api/v1/matrix/tax_id/9606/');
-        expect(await total(w.page)).toBe(human.length);
-        expect(await results(w.page)).toHaveLength(Math.min(50, human.length));
-        const next = w.page.getByRole('navigation', { name: 'Result pages' }).getByRole('link', { name: 'Next ›' });
-        // One page of results (the fixture's 46 human matrices): no next page.
-        if (human.length <= 50) {
-          expect(await next.count()).toBe(0);
-          return;
+        const m = detail(MATRIX);
+        expect(await page.locator('img.logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+        expect(await page.locator('svg.logo').getAttribute('aria-label')).toBe(`Sequence logo of the reverse complement of ${MATRIX}`);
+        // The reverse complement draws the last column's complement first: MA0139.1 ends with A (402 of 1060), so it starts with T.
+        expect(await page.locator('svg.logo use[href="#T"]').count()).toBeGreaterThan(0);
+        const href = (name: string | RegExp) => page.getByRole('link', { name, exact: typeof name === 'string' }).first().getAttribute('href');
+        expect(await href(m.uniprot_ids[0])).toBe(`https://www.uniprot.org/uniprotkb/${m.uniprot_ids[0]}`);
+        expect(await href('17512414')).toBe('https://pubmed.ncbi.nlm.nih.gov/17512414/');
+        expect(await href('NCBI Taxonomy 9606')).toBe('https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=9606');
+        expect(await href('on JASPAR')).toBe(`https://jaspar.elixir.no/matrix/${MATRIX}/`);
+        expect(await href(m.class[0])).toBe(`/search/?q=${encodeURIComponent(m.class[0])}`);
+        expect(await page.getByRole('note').textContent()).toBe(`A newer version of this profile exists: ${LATEST}.`);
+        expect(await page.locator('dl.annotations').textContent()).toMatch(/Information content\d+\.\d\d bits/);
+        expect(await page.locator('.consensus').textContent()).toMatch(/^[ACGTRYSWKMN]{19}$/);
+        // Downloads carry the matrix's name; the matrix has no binding sites, so no BED.
+        const jaspar = page.locator('ul.downloads').getByRole('link', { name: 'JASPAR', exact: true });
+        expect(await jaspar.getAttribute('download')).toBe(`${MATRIX}.jaspar`);
+        const [download] = await Promise.all([page.waitForEvent('download'), jaspar.click()]);
+        expect(download.suggestedFilename()).toBe(`${MATRIX}.jaspar`);
+        expect(readFileSync((await download.path())!, 'utf8')).toBe(readFileSync(path.join(siteDir, `api/v1/matrix/${MATRIX}/index.jaspar.txt`), 'utf8'));
+        expect(await page.getByRole('link', { name: /BED/ }).count()).toBe(0);
+        const [rc] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download SVG' }).nth(1).click()]);
+        expect(rc.suggestedFilename()).toBe(`${MATRIX}.rc.svg`);
+        expect(readFileSync((await rc.path())!, 'utf8')).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+        const counts = await page.locator('table.pfm tbody tr').first().locator('td').allTextContents();
+        expect(counts.every((c) => /^[0-9]+$/.test(c)), counts.join(' ')).toBe(true);
+        expect(w.problems(), problems(w.problems())).toEqual([]);
+      } finally {
+        await w.close();
+      }
+    });
+
+    it('a matrix with binding sites offers its BED file, named after it', async () => {
+      const w = await open('/api/v1/matrix/MA0014.2/?format=api');
+      try {
+        const bed = w.page.getByRole('link', { name: 'Binding sites (release BED file)' });
+        expect(await bed.getAttribute('href')).toBe('/download/bed_files/MA0014.2.bed');
+        expect(await bed.getAttribute('download')).toBe('MA0014.2.sites.bed');
+      } finally {
+        await w.close();
+      }
+    });
+
+    it('the list: the filter form and the page box go to the pre-rendered lists', async () => {
+      const w = await open('/api/v1/matrix/page/1/');
+      const { page } = w;
+      try {
+        const form = page.locator('form[data-filters]');
+        await form.getByLabel('Taxon').selectOption('vertebrates');
+        await form.getByLabel('latest versions only').check();
+        await form.getByRole('button', { name: 'Show' }).click();
+        await page.waitForURL((u) => u.pathname === '/api/v1/matrix/tax_group/vertebrates/version/latest/page/1/');
+        await settle(page);
+        const ids = viewIds('api/v1/matrix/tax_group/vertebrates/version/latest/');
+        expect(await page.locator('table.matrices tbody tr td:first-child').allTextContents()).toEqual(ids.slice(0, 10));
+        // Several pages (the fixture's latest vertebrates: about 40), or there is no page box.
+        const last = Math.ceil(ids.length / 10);
+        expect(last).toBeGreaterThan(1);
+        await page.getByLabel('Go to page').fill(String(last));
+        await page.getByRole('button', { name: 'Go', exact: true }).click();
+        await page.waitForURL((u) => u.pathname === `/api/v1/matrix/tax_group/vertebrates/version/latest/page/${last}/`);
+        await settle(page);
+        expect(await page.locator('table.matrices tbody tr td:first-child').allTextContents()).toEqual(ids.slice((last - 1) * 10));
+        expect(w.problems(), problems(w.problems())).toEqual([]);
+      } finally {
+        await w.close();
+      }
+    });
+
+    describe('search', () => {
+      const results = (page: Page) => page.locator('#search-results tbody tr td:first-child').allTextContents();
+      const names = (page: Page) => page.locator('#search-results tbody tr td:nth-child(2)').allTextContents();
+      const total = async (page: Page) => Number(/^(\d+) matri/.exec((await page.locator('#search-status').textContent()) ?? '')?.[1] ?? 0);
+
+      it('"Homo sapiens" finds every human matrix (the tax_id 9606 list), paged 50 at a time', async () => {
+        const w = await open('/search/?q=Homo%20sapiens');
+        try {
+          const human = viewIds('api/v1/matrix/tax_id/9606/');
+          expect(await total(w.page)).toBe(human.length);
+          expect(await results(w.page)).toHaveLength(Math.min(50, human.length));
+          const next = w.page.getByRole('navigation', { name: 'Result pages' }).getByRole('link', { name: 'Next ›' });
+          // One page of results (the fixture's 46 human matrices): no next page.
+          if (human.length <= 50) {
+            expect(await next.count()).toBe(0);
+            return;
+          }
+          await next.click();
+          const second = await results(w.page);
+          expect(second).toHaveLength(Math.min(50, human.length - 50));
+          expect(second.every((id) => human.includes(id))).toBe(true);
+          expect(new URL(w.page.url()).searchParams.get('page')).toBe('2');
+        } finally {
+          await w.close();
         }
-        await next.click();
-        const second = await results(w.page);
-        expect(second).toHaveLength(Math.min(50, human.length - 50));
-        expect(second.every((id) => human.includes(id))).toBe(true);
-        expect(new URL(w.page.url()).searchParams.get('page')).toBe('2');
-      } finally {
-        await w.close();
-      }
-    });
+      });
 
-    it('"P49711" finds the matrices of that UniProt id', async () => {
-      const w = await open('/search/?q=P49711');
-      try {
-        const found = await results(w.page);
-        expect(found).toContain(MATRIX);
-        for (const id of found) expect(detail(id).uniprot_ids).toContain('P49711');
-      } finally {
-        await w.close();
-      }
-    });
-
-    it('"zinc finger" finds zinc finger factors', async () => {
-      const w = await open('/search/?q=zinc%20finger');
-      try {
-        // At least the matrices whose class or family says zinc finger (over 100 in JASPAR 2024); the search also reads other fields.
-        const all = sharedRelease().matrices;
-        const latest = (m: (typeof all)[number]) => all.every((o) => o.baseId !== m.baseId || o.version <= m.version);
-        // Latest versions (the search lists those).
-        const zinc = all.filter((m) => latest(m) && /zinc.*finger|finger.*zinc/i.test([...m.tfClass, ...m.tfFamily].join(' ')));
-        expect(zinc.length).toBeGreaterThan(0);
-        expect(await total(w.page)).toBeGreaterThanOrEqual(zinc.length);
-        for (const id of (await results(w.page)).slice(0, 20)) {
-          const m = detail(id);
-          expect([...m.class, ...m.family].join(' '), id).toMatch(/zinc.*finger|finger.*zinc/i);
+      it('"P49711" finds the matrices of that UniProt id', async () => {
+        const w = await open('/search/?q=P49711');
+        try {
+          const found = await results(w.page);
+          expect(found).toContain(MATRIX);
+          for (const id of found) expect(detail(id).uniprot_ids).toContain('P49711');
+        } finally {
+          await w.close();
         }
-      } finally {
-        await w.close();
-      }
+      });
+
+      it('"zinc finger" finds zinc finger factors', async () => {
+        const w = await open('/search/?q=zinc%20finger');
+        try {
+          // At least the matrices whose class or family says zinc finger (over 100 in JASPAR 2024); the search also reads other fields.
+          const all = sharedRelease().matrices;
+          const latest = (m: (typeof all)[number]) => all.every((o) => o.baseId !== m.baseId || o.version <= m.version);
+          // Latest versions (the search lists those).
+          const zinc = all.filter((m) => latest(m) && /zinc.*finger|finger.*zinc/i.test([...m.tfClass, ...m.tfFamily].join(' ')));
+          expect(zinc.length).toBeGreaterThan(0);
+          expect(await total(w.page)).toBeGreaterThanOrEqual(zinc.length);
+          for (const id of (await results(w.page)).slice(0, 20)) {
+            const m = detail(id);
+            expect([...m.class, ...m.family].join(' '), id).toMatch(/zinc.*finger|finger.*zinc/i);
+          }
+        } finally {
+          await w.close();
+        }
+      });
+
+      // The test's own expect: expect.poll needs its test, which the global expect loses among concurrent tests.
+      it('"SOX2" lists SOX2 itself first; "Sox-2" finds it too; latest versions only', async ({ expect }) => {
+        const w = await open('/search/?q=SOX2');
+        try {
+          expect((await names(w.page))[0]).toBe('SOX2');
+          const all = await results(w.page);
+          expect(all.slice(0, 2)).toEqual(['MA0143.4', 'MA0143.5'].filter((id) => detail(id).name === 'SOX2'));
+          await w.page.getByRole('searchbox', { name: 'Search matrices' }).fill('Sox-2');
+          await expect.poll(async () => (await names(w.page))[0]?.toLowerCase()).toBe('sox2');
+          expect(await results(w.page)).toEqual(all);
+          await w.page.getByLabel('latest versions only').check();
+          await expect.poll(() => results(w.page)).not.toEqual(all);
+          const latest = await results(w.page);
+          expect(latest).toContain('MA0143.5');
+          expect(latest).not.toContain('MA0143.4');
+        } finally {
+          await w.close();
+        }
+      });
     });
 
-    it('"SOX2" lists SOX2 itself first; "Sox-2" finds it too; latest versions only', async () => {
-      const w = await open('/search/?q=SOX2');
+    it('a skip link is the first tab stop and moves focus past the banner', async () => {
+      const w = await open(`/api/v1/matrix/page/1/`);
       try {
-        expect((await names(w.page))[0]).toBe('SOX2');
-        const all = await results(w.page);
-        expect(all.slice(0, 2)).toEqual(['MA0143.4', 'MA0143.5'].filter((id) => detail(id).name === 'SOX2'));
-        await w.page.getByRole('searchbox', { name: 'Search matrices' }).fill('Sox-2');
-        await expect.poll(async () => (await names(w.page))[0]?.toLowerCase()).toBe('sox2');
-        expect(await results(w.page)).toEqual(all);
-        await w.page.getByLabel('latest versions only').check();
-        await expect.poll(() => results(w.page)).not.toEqual(all);
-        const latest = await results(w.page);
-        expect(latest).toContain('MA0143.5');
-        expect(latest).not.toContain('MA0143.4');
+        await w.page.keyboard.press('Tab');
+        expect(await w.page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+        await w.page.keyboard.press('Enter');
+        await w.page.keyboard.press('Tab');
+        // The next stop is inside <main>: the list's filters, not the banner.
+        expect(await w.page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
       } finally {
         await w.close();
       }
     });
-  });
+  }
 
   const PAGES: [string, string][] = [
     ['home', '/'],
@@ -314,33 +344,23 @@ describe.concurrent('the pages for people in Chromium on http-server', () => {
     ['not found', '/404/'],
   ];
 
-  it.each(PAGES)('%s (%s): no wider than a desktop or a phone screen, axe finds no violation', async (label, url) => {
-    for (const width of [1280, 390]) {
+  // Axe at desktop width on the fixture site, at phone width on the full one.
+  const axeWidth = full ? 390 : 1280;
+  it.each(PAGES)(`%s (%s): no wider than ${full ? 'a phone screen' : 'a desktop or a phone screen'}, axe at ${axeWidth} px finds no violation`, async (label, url) => {
+    for (const width of full ? [390] : [1280, 390]) {
       const w = await open(url, { viewport: { width, height: 800 } });
       try {
         const scrollWidth = await w.page.evaluate(() => document.documentElement.scrollWidth);
         expect(scrollWidth, `${label} at ${width} px`).toBeLessThanOrEqual(width);
-        const report = await runAxe(w.page);
-        const all = report.violations.map((v) => `${v.impact} ${v.id} ×${v.count}: ${v.help} [${v.targets.join(' | ')}]`);
-        expect(all, `${label} at ${width} px: ${formatAxe(label, report)}`).toEqual([]);
+        if (width === axeWidth) {
+          const report = await runAxe(w.page);
+          const all = report.violations.map((v) => `${v.impact} ${v.id} ×${v.count}: ${v.help} [${v.targets.join(' | ')}]`);
+          expect(all, `${label} at ${width} px: ${formatAxe(label, report)}`).toEqual([]);
+        }
         expect(w.problems(), problems(w.problems())).toEqual([]);
       } finally {
         await w.close();
       }
-    }
-  });
-
-  it('a skip link is the first tab stop and moves focus past the banner', async () => {
-    const w = await open(`/api/v1/matrix/page/1/`);
-    try {
-      await w.page.keyboard.press('Tab');
-      expect(await w.page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
-      await w.page.keyboard.press('Enter');
-      await w.page.keyboard.press('Tab');
-      // The next stop is inside <main>: the list's filters, not the banner.
-      expect(await w.page.evaluate(() => !!document.activeElement?.closest('main'))).toBe(true);
-    } finally {
-      await w.close();
     }
   });
 });
