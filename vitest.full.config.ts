@@ -15,6 +15,9 @@ const FULL_PASS = [
   'test/hosts/conformance.test.ts',
   // The walks on nginx, Caddy, Apache and Netlify's files, axe at phone width (the file's top says why).
   'test/browser/people.test.ts',
+  // axe on netlify dev (browse), the parameter grid's triples (clients-netlify).
+  'test/browser/browse.test.ts',
+  'test/e2e/clients-netlify.test.ts',
 ];
 
 export default defineConfig({
