@@ -219,7 +219,10 @@ function printTable(): void {
 
 afterAll(printTable);
 
-describe.each(HOSTS)('%s', (host) => {
+// The hosts side by side (each its own server), the cases of one host one
+// after the other: netlify dev's malformed-escape case ends it, so it must
+// come after the others there; side by side the file took 40 s less wall.
+describe.concurrent.each(HOSTS)('%s', (host) => {
   let server: RunningServer | undefined;
   beforeAll(async () => {
     const { server: name, withNode } = serverOf(host);
@@ -231,7 +234,7 @@ describe.each(HOSTS)('%s', (host) => {
     await server?.stop();
   });
 
-  it.each(ALL.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
+  it.sequential.each(ALL.map((c) => [c.id, c] as const))('%s', async (_id, c) => {
     const reason = unsupported(host, c);
     let problems: string[];
     try {
