@@ -54,7 +54,8 @@ function engineDesign(engine: Engine, request: GridRequest, answer: Answer): key
 
 const describeTarget = (r: GridRequest) => `${r.method ?? 'GET'} ${r.target}${r.accept ? ` [Accept: ${r.accept}]` : ''}`;
 
-describe.each(ENGINES)('edge handler on %s against the DRF oracle', (engine: Engine) => {
+// The two engines side by side, the tests of one engine one after the other.
+describe.concurrent.each(ENGINES)('edge handler on %s against the DRF oracle', (engine: Engine) => {
   const siteDir = inject('siteDir');
   let server: EdgeServer;
   let view: string | undefined;
@@ -74,7 +75,7 @@ describe.each(ENGINES)('edge handler on %s against the DRF oracle', (engine: Eng
     if (view) await rm(view, { recursive: true, force: true });
   });
 
-  it('answers the grid sample as the service does', { timeout: 600_000 }, async () => {
+  it.sequential('answers the grid sample as the service does', { timeout: 600_000 }, async () => {
     const engineReasons = new Map<keyof typeof ENGINE_DESIGN, number>();
     const verdicts: { request: GridRequest; verdict: Verdict }[] = await fetchAll(ORACLE_REQUESTS, 2, async (request) => {
       const [mirror, reference] = await Promise.all([askEngine(server.origin, request), askOracle(oracle.origin, SITE_BASE_URL, request)]);
@@ -104,7 +105,7 @@ describe.each(ENGINES)('edge handler on %s against the DRF oracle', (engine: Eng
     expect(count('same')).toBeGreaterThan(verdicts.length * 0.6);
   });
 
-  it('answers the API URLs the oracle lacks as the handler does over the files', { timeout: 300_000 }, async () => {
+  it.sequential('answers the API URLs the oracle lacks as the handler does over the files', { timeout: 300_000 }, async () => {
     const site = folderSite(siteDir);
     const wrong: string[] = [];
     await fetchAll(FILE_REQUESTS, 2, async (request) => {

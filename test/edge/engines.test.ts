@@ -32,7 +32,9 @@ const STATIC_FILES = [
   '/static/logos/svg/MA0004.1.svg',
 ];
 
-describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
+// The two engines side by side (each starts in seconds, mostly waiting), the
+// tests of one engine one after the other (the last reads its whole output).
+describe.concurrent.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
   const siteDir = inject('siteDir');
   let server: EdgeServer;
   let servedDir = siteDir;
@@ -53,27 +55,27 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
     if (view) await rm(view, { recursive: true, force: true });
   });
 
-  it('a request reaches the handler, with its path and query', async () => {
+  it.sequential('a request reaches the handler, with its path and query', async () => {
     const response = await fetch(`${server.origin}/api/v1/matrix/MA0004.1/?edge=ping&x=%C3%A9`);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-edge-double')).toBe('ping');
     expect(await response.json()).toEqual({ pong: true, method: 'GET', path: '/api/v1/matrix/MA0004.1/', query: '?edge=ping&x=%C3%A9' });
   });
 
-  it.each(STATIC_FILES)('next() serves %s byte for byte', async (urlPath) => {
+  it.sequential.each(STATIC_FILES)('next() serves %s byte for byte', async (urlPath) => {
     const response = await fetch(`${server.origin}${urlPath}`);
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(fileBytes(urlPath))).toBe(true);
   });
 
-  it('next(request) serves another file of the site (a query URL answered by its path URL)', async () => {
+  it.sequential('next(request) serves another file of the site (a query URL answered by its path URL)', async () => {
     const target = '/api/v1/matrix/MA0004.1/index.transfac.txt';
     const response = await fetch(`${server.origin}/api/v1/matrix/MA0004.1/?edge=file&path=${encodeURIComponent(target)}`);
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(fileBytes(target))).toBe(true);
   });
 
-  it('readFile reads a site file, and null for a file the site does not have', async () => {
+  it.sequential('readFile reads a site file, and null for a file the site does not have', async () => {
     const target = '/api/v1/matrix/page/2/index.json';
     const found = await (await fetch(`${server.origin}/api/v1/?edge=read&path=${encodeURIComponent(target)}`)).json();
     expect(found.text).toBe(fileBytes(target).toString('utf8'));
@@ -81,7 +83,7 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
     expect(missing).toEqual({ path: '/api/v1/no-such-file.json', length: null, text: null });
   });
 
-  it("the handler's status and headers pass through", async () => {
+  it.sequential("the handler's status and headers pass through", async () => {
     const response = await fetch(`${server.origin}/api/v1/?edge=status`);
     expect(response.status).toBe(418);
     expect(response.headers.get('x-edge-double')).toBe('status');
@@ -91,7 +93,7 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
     expect(await response.text()).toBe('teapot\n');
   });
 
-  it("the handler's 404 reaches the client as it is (netlify dev would retry it at other paths)", async () => {
+  it.sequential("the handler's 404 reaches the client as it is (netlify dev would retry it at other paths)", async () => {
     for (const urlPath of ['/api/v1/matrix/?edge=missing&page=999', '/api/v1/matrix/MA0004.1?edge=missing']) {
       for (let i = 0; i < 2; i++) {
         const response = await fetch(`${server.origin}${urlPath}`);
@@ -102,13 +104,13 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
     }
   });
 
-  it('a file the site does not have: 404 with the site 404 page', async () => {
+  it.sequential('a file the site does not have: 404 with the site 404 page', async () => {
     const response = await fetch(`${server.origin}/api/v1/no-such-folder/no-such-file.json`);
     expect(response.status).toBe(404);
     expect(Buffer.from(await response.arrayBuffer()).equals(fileBytes('/404.html'))).toBe(true);
   });
 
-  it('HEAD: the status and type of GET, no body (static file and handler answer)', async () => {
+  it.sequential('HEAD: the status and type of GET, no body (static file and handler answer)', async () => {
     for (const urlPath of ['/api/v1/matrix/MA0004.1/index.json', '/api/v1/matrix/MA0004.1/?edge=ping']) {
       const get = await fetch(`${server.origin}${urlPath}`);
       await get.arrayBuffer();
@@ -119,14 +121,14 @@ describe.each(ENGINES)('edge engine %s, handler double', (engine: Engine) => {
     }
   });
 
-  it('OPTIONS reaches the handler; its Allow header passes through', async () => {
+  it.sequential('OPTIONS reaches the handler; its Allow header passes through', async () => {
     const response = await fetch(`${server.origin}/api/v1/matrix/MA0004.1/`, { method: 'OPTIONS' });
     expect(response.status).toBe(200);
     expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(await response.json()).toEqual({ name: 'double', methods: 'GET, HEAD, OPTIONS' });
   });
 
-  it('reads nothing from outside this machine: no failed look-up of another host in the engine output', () => {
+  it.sequential('reads nothing from outside this machine: no failed look-up of another host in the engine output', () => {
     expect(server.output()).not.toMatch(/dns error|getaddrinfo|ENOTFOUND|EAI_AGAIN|Could not load latest version/i);
   });
 });
