@@ -30,6 +30,7 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
+import { treeChangesOffThread, type TreeChanges } from './write/changes.ts';
 import { readInputHashes, readState, saveInputHashes, type BuildState } from './write/state.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
@@ -409,8 +410,8 @@ function usedBy(matrices: Matrix[], value: string): string | null {
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
-async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions): Promise<WriteReport> {
-  writer.open(plan);
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null): Promise<WriteReport> {
+  writer.open(plan, looked ? await looked : null);
   try {
     return writer.close(plan, await renderPlan(plan, options, writer));
   } finally {
@@ -464,12 +465,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const cpu0 = cpuAt();
   // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
   const salt = hashOf(sources, base, ...linksKey(options));
+  // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
+  const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   // Plan: every output path, with its content or the task that renders it.
   const { plan, report } = planSite(options, { state, salt });
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
-  const written = await renderInto(plan, writer, { salt, workers: options.workers });
+  const written = await renderInto(plan, writer, { salt, workers: options.workers }, looked);
   const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
