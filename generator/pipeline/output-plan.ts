@@ -128,6 +128,16 @@ export class PlannedFiles extends Map<string, Content> {
     return typeof value === 'number' ? { task: Math.floor(value / DEFERRED_SLOTS), index: value % DEFERRED_SLOTS } : value;
   }
 
+  /** The paths planned with their content (or a function or key that gives it), not by a task, in plan order:
+   *  one pass over the stored values (raw() for each of the shipped site's 285,000 paths was 0.3 s). */
+  withContent(): string[] {
+    const paths: string[] = [];
+    super.forEach((value, path) => {
+      if (typeof value !== 'number') paths.push(path);
+    });
+    return paths;
+  }
+
   override get(path: string): Content | undefined {
     const value = super.get(path) as Content | LazyContent | KeyedContent | number | undefined;
     if (typeof value === 'function') return value();

@@ -44,11 +44,7 @@ const BATCH_TASKS = 48;
 export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sink: ScheduleSink): Promise<{ rendered: number; reused: number }> {
   const counts = { rendered: 0, reused: 0 };
   // Files planned with their content: handed over by this thread while the workers render.
-  const eager: string[] = [];
-  for (const rel of plan.files.keys()) {
-    const raw = plan.files.raw(rel);
-    if (typeof raw !== 'object' || Buffer.isBuffer(raw) || raw instanceof KeyedContent) eager.push(rel);
-  }
+  const eager = plan.files.withContent();
   let nextEager = 0;
   const writeEager = () => {
     const rel = eager[nextEager++];
