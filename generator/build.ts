@@ -29,8 +29,8 @@ import {
   listUrl, ROUTES, type LinkStyle,
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
-import { OutputPlan, SiteWriter, unchangedSite, type WriteReport } from './write/writer.ts';
-import { treeChangesOffThread, type TreeChanges } from './write/changes.ts';
+import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
+import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
 import { readInputHashes, readState, saveInputHashes, type BuildState } from './write/state.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
@@ -455,7 +455,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (known.next.size !== known.before.size || [...known.next].some(([file, k]) => known.before.get(file) !== k)) saveInputHashes(options.outDir, known.next);
   };
   const state = readState(options.outDir);
-  const previous = unchangedSite(options.outDir, fingerprint, state);
+  const previous = await unchangedSiteShared(options.outDir, fingerprint, state);
   if (previous) {
     keepHashes();
     return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };

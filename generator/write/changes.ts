@@ -53,20 +53,29 @@ export type TreeChanges = ReturnType<typeof treeChanges>;
  * fails: the writer then looks on its own thread.
  */
 export function treeChangesOffThread(root: string, state: BuildState): Promise<TreeChanges | null> {
-  const files = [...state.files.keys()];
-  const sizes = new Float64Array(files.length);
-  const ctimes = new Float64Array(files.length);
+  return lookOffThread(root, state, 0, false).found;
+}
+
+/** The files from the from-th on (state order) and every folder, on a worker; firstOnly as treeChanges. stop(): the answer is no longer wanted. */
+function lookOffThread(root: string, state: BuildState, from: number, firstOnly: boolean): { found: Promise<TreeChanges | null>; stop(): void } {
+  const files: string[] = [];
+  const sizes = new Float64Array(Math.max(0, state.files.size - from));
+  const ctimes = new Float64Array(sizes.length);
   let i = 0;
-  for (const r of state.files.values()) {
-    sizes[i] = r.size;
-    ctimes[i++] = r.ctimeMs;
+  for (const [rel, r] of state.files) {
+    if (i++ < from) continue;
+    sizes[files.length] = r.size;
+    ctimes[files.length] = r.ctimeMs;
+    files.push(rel);
   }
   const dirs = [...state.dirs.keys()];
   const mtimes = Float64Array.from(state.dirs.values());
-  return new Promise((resolve) => {
-    let worker: Worker;
+  // Every file and folder the state knows, for the folders' entries (a folder's files may lie in the half looked at here).
+  const known = from === 0 ? null : [...state.files.keys()].slice(0, from).join('\0');
+  let worker: Worker | null = null;
+  const found = new Promise<TreeChanges | null>((resolve) => {
     try {
-      worker = new Worker(TREE_CHECK, { eval: true, workerData: { root, files: files.join('\0'), sizes, ctimes, dirs: dirs.join('\0'), mtimes }, transferList: [sizes.buffer, ctimes.buffer, mtimes.buffer] });
+      worker = new Worker(TREE_CHECK, { eval: true, workerData: { root, files: files.join('\0'), sizes, ctimes, dirs: dirs.join('\0'), mtimes, known, firstOnly }, transferList: [sizes.buffer, ctimes.buffer, mtimes.buffer] });
     } catch {
       resolve(null);
       return;
@@ -75,38 +84,69 @@ export function treeChangesOffThread(root: string, state: BuildState): Promise<T
     worker.once('error', () => resolve(null));
     worker.once('exit', () => resolve(null));
   });
+  return { found, stop: () => void (worker as Worker | null)?.terminate() };
 }
 
 /** treeChanges (without firstOnly) as the worker's source: the same tests, by index. */
 const TREE_CHECK = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { lstatSync, readdirSync } = require('node:fs');
-const { root, sizes, ctimes, mtimes } = workerData;
+const { root, sizes, ctimes, mtimes, firstOnly } = workerData;
 const files = workerData.files === '' ? [] : workerData.files.split('\\0');
 const dirs = workerData.dirs === '' ? [] : workerData.dirs.split('\\0');
 const at = (rel) => lstatSync(rel ? root + '/' + rel : root, { throwIfNoEntry: false });
 const altered = [];
-for (let i = 0; i < files.length; i++) {
-  const st = at(files[i]);
-  if (!st || !st.isFile() || st.size !== sizes[i] || st.ctimeMs !== ctimes[i]) altered.push(i);
-}
-const known = new Set([...files, ...dirs]);
 const extras = [];
-for (let i = 0; i < dirs.length; i++) {
+const done = () => parentPort.postMessage({ altered: Int32Array.from(altered), extras });
+let cut = false;
+for (let i = 0; i < files.length && !cut; i++) {
+  const st = at(files[i]);
+  if (!st || !st.isFile() || st.size !== sizes[i] || st.ctimeMs !== ctimes[i]) {
+    altered.push(i);
+    cut = firstOnly;
+  }
+}
+const known = new Set([...files, ...dirs, ...(workerData.known ? workerData.known.split('\\0') : [])]);
+for (let i = 0; i < dirs.length && !cut; i++) {
   const dir = dirs[i];
   const st = at(dir);
   if (!st || (st.isDirectory() && st.mtimeMs === mtimes[i])) continue;
   if (!st.isDirectory()) {
     extras.push(dir);
+    cut = firstOnly;
     continue;
   }
   for (const name of readdirSync(dir ? root + '/' + dir : root)) {
     const rel = dir ? dir + '/' + name : name;
     if (!known.has(rel)) extras.push(rel);
   }
+  cut = firstOnly && extras.length > 0;
 }
-parentPort.postMessage({ altered: Int32Array.from(altered), extras });
+done();
 `;
+
+/**
+ * unchangedSite with the looking shared by two threads (a no-op rebuild of the shipped site is mostly
+ * its 285,000 lstats): this one takes the first half of the files, a worker the rest and the folders.
+ */
+export async function unchangedSiteShared(outDir: string, fingerprint: string, state: BuildState | null): Promise<BuildState | null> {
+  if (!state || state.fingerprint !== fingerprint) return null;
+  const root = path.resolve(outDir);
+  const half = Math.floor(state.files.size / 2);
+  const other = lookOffThread(root, state, half, true);
+  let i = 0;
+  for (const [rel, r] of state.files) {
+    if (i++ >= half) break;
+    const st = lstatAt(root, rel);
+    if (!st || !st.isFile() || st.size !== r.size || st.ctimeMs !== r.ctimeMs) {
+      other.stop();
+      return null;
+    }
+  }
+  const found = await other.found;
+  if (found === null) return unchangedSite(outDir, fingerprint, state);
+  return found.altered.size === 0 && found.extras.length === 0 ? state : null;
+}
 
 /** The previous build's state when the folder is exactly as it left it and its fingerprint is this one (state: read already). */
 export function unchangedSite(outDir: string, fingerprint: string, state: BuildState | null = readState(outDir)): BuildState | null {
