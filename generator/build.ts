@@ -31,7 +31,8 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { readInputHashes, readState, saveInputHashes, type BuildState } from './write/state.ts';
+import { readInputHashes, readParsedFiles, readState, saveInputHashes, saveParsedFiles, type BuildState } from './write/state.ts';
+import { ParsedFiles } from './dataset/parsed-files.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
@@ -140,8 +141,8 @@ function givenReleaseFile(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>
   return options.releaseFile;
 }
 
-/** Reads every release of the build; two of one year is a problem. */
-export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>): ReleaseInput[] {
+/** Reads every release of the build; two of one year is a problem. parsed: what earlier builds made of unchanged files. */
+export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>, parsed?: ParsedFiles): ReleaseInput[] {
   const dirs = dataDirsOf(options);
   givenReleaseFile(options, 0);
   // A folder read as a release and as another's older versions is read once.
@@ -149,7 +150,7 @@ export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFil
   const inputs = dirs.map((dataDir, i) => {
     const releaseFile = releaseFileFor(dataDir, givenReleaseFile(options, i), DEFAULT_RELEASE_FILE);
     const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
-    const { release, notes } = readRelease(dataDir, info, cache);
+    const { release, notes } = readRelease(dataDir, info, cache, parsed);
     return { dataDir, releaseFile, release, notes };
   });
   const years = new Map<number, string>();
@@ -220,11 +221,11 @@ export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
  * this one's keys, so that a keyed file that build wrote with the same key is not rendered to plan it
  * (the build counts the bytes as written: the report's bytes are 0).
  */
-export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string }): { plan: OutputPlan; report: PlanReport } {
+export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles }): { plan: OutputPlan; report: PlanReport } {
   const state = previous?.state;
   const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
-  const read = readReleases(options);
+  const read = readReleases(options, previous?.parsed);
   const inputs = withSiteNotes(read, defaultRelease(read), basePathOf(base));
   const main = inputs[read.indexOf(defaultRelease(read))];
   // Shard folders only for a release too large for one folder (routes/shard.ts).
@@ -470,8 +471,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const salt = hashOf(sources, base, ...linksKey(options));
   // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
+  // What the reader made of the input files the fingerprint found unchanged (by their hashes, for these sources).
+  const parsed = new ParsedFiles(readParsedFiles(options.outDir, sources), (real) => known.next.get(real)?.hash);
   // Plan: every output path, with its content or the task that renders it.
-  const { plan, report } = planSite(options, { state, salt });
+  const { plan, report } = planSite(options, { state, salt, parsed });
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
@@ -500,5 +503,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
   keepHashes();
+  const keepParsed = parsed.toKeep();
+  if (keepParsed) saveParsedFiles(options.outDir, sources, keepParsed);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }

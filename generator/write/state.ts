@@ -11,14 +11,18 @@
 // - the last build's report;
 // - beside state.tsv, each mirror archive's members (archive-<scope>.tsv,
 //   write/mirror.ts), so that the next archive copies the unchanged ones;
-// - and the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
-//   so that the fingerprint does not read unchanged release files again.
+// - the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
+//   so that the fingerprint does not read unchanged release files again;
+// - and what the reader made of them (parsed-files.v8, dataset/parsed-files.ts),
+//   for the generator sources that made it, so that unchanged files are not
+//   parsed again.
 // "in-progress" is created before the first change to the output folder and
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
 // renders.
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 
 const HEADER = 'jaspar-static-api build state 1';
 
@@ -184,4 +188,26 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
   const temp = `${hashesFile(outDir)}.${process.pid}`;
   writeFileSync(temp, `${lines.join('\n')}\n`);
   renameSync(temp, hashesFile(outDir));
+}
+
+const PARSED_HEADER = 'jaspar-static-api parsed files 1';
+const parsedFile = (outDir: string) => path.join(stateDir(outDir), 'parsed-files.v8');
+
+/** What the reader made of the input files in a previous build by the same generator sources (dataset/parsed-files.ts); empty when there is nothing to trust. */
+export function readParsedFiles(outDir: string, sources: string): Map<string, unknown> {
+  try {
+    const kept = deserialize(readFileSync(parsedFile(outDir))) as { header: string; sources: string; entries: Map<string, unknown> };
+    if (kept.header === PARSED_HEADER && kept.sources === sources && kept.entries instanceof Map) return kept.entries;
+  } catch {
+    // none, or unreadable: every file is read
+  }
+  return new Map();
+}
+
+/** Keeps them for the next build (beside the state; written whole, then renamed). */
+export function saveParsedFiles(outDir: string, sources: string, entries: ReadonlyMap<string, unknown>): void {
+  mkdirSync(stateDir(outDir), { recursive: true });
+  const temp = `${parsedFile(outDir)}.${process.pid}`;
+  writeFileSync(temp, serialize({ header: PARSED_HEADER, sources, entries }));
+  renameSync(temp, parsedFile(outDir));
 }
