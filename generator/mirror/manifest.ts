@@ -5,7 +5,7 @@
 // `sha256sum -c download/SHA256SUMS` run in the site's root checks a mirror
 // without this project. Also here: walking a site and hashing its files,
 // which the archive writer and verify share.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { isSiteFile } from './layout.ts';
@@ -65,7 +65,8 @@ export function printManifest(manifest: Manifest): string {
   return [...manifest].map(([file, hex]) => manifestLine(file, hex)).join('');
 }
 
-export const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
+/** In one call (crypto.hash, no Hash object: the mirror step hashes every file it reads). */
+export const sha256 = (content: Buffer | string) => hash('sha256', content, 'hex');
 
 export interface SiteEntry {
   /** Relative, "/"-separated. */
