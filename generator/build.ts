@@ -31,7 +31,8 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { readInputHashes, readParsedFiles, readState, saveInputHashes, saveParsedFiles, type BuildState } from './write/state.ts';
+import { KeptEntries, readInputHashes, readKept, readState, saveInputHashes, saveKept, type BuildState } from './write/state.ts';
+import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
@@ -221,7 +222,7 @@ export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
  * this one's keys, so that a keyed file that build wrote with the same key is not rendered to plan it
  * (the build counts the bytes as written: the report's bytes are 0).
  */
-export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles }): { plan: OutputPlan; report: PlanReport } {
+export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles; records?: RecordCache }): { plan: OutputPlan; report: PlanReport } {
   const state = previous?.state;
   const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
@@ -243,14 +244,15 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   // What each release lacks that JASPAR publishes for it, and which other release has it.
   const lacks = new Map(inputs.map((r) => [r, unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })))]));
   const unmirrored = (r: ReleaseInput) => lacks.get(r)!;
-  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true, known });
+  const records = previous?.records;
+  const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true, known, records });
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
   // release=<year> there (hosting/, edge/handler.ts).
   for (const other of others) {
     const otherLayout = layoutOf(other.release);
     planRelease(plan.part(releasePrefix(other.release.info.year), other.release.info, otherLayout), other.release, {
-      ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other), known,
+      ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other), known, records,
     });
   }
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
@@ -308,6 +310,8 @@ interface ReleasePlanOptions extends BuildOptions {
   unmirrored?: Unmirrored[];
   /** The size of a file (path in the output) the previous build wrote with this key (planSite). */
   known?: (file: string, key: string) => number | undefined;
+  /** Bulk files' records rendered by earlier builds (mirror/bulk.ts). */
+  records?: RecordCache;
 }
 
 /** One release's files, at the target's folder: every resource in its formats, logos, sites, pages, downloads, error bodies. */
@@ -351,7 +355,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   const known = options.known && ((file: string, key: string) => options.known!(`${target.prefix}${file}`, key));
-  for (const [file, content, key] of downloadFiles(release, base, layout, context, { archive: !compact, known })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
+  for (const [file, content, key] of downloadFiles(release, base, layout, context, { archive: !compact, known, records: options.records })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
   for (const u of options.unmirrored ?? []) target.add(outputFile(unmirroredPath(u.collection)), `${JSON.stringify({ detail: u.detail })}\n`);
   // Another release's own indexes, for the edge handler's answers under its path.
@@ -472,9 +476,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   // What the reader made of the input files the fingerprint found unchanged (by their hashes, for these sources).
-  const parsed = new ParsedFiles(readParsedFiles(options.outDir, sources), (real) => known.next.get(real)?.hash);
+  const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), (real) => known.next.get(real)?.hash);
+  // Bulk files' records rendered before, by what they are made from (for these sources).
+  const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources));
   // Plan: every output path, with its content or the task that renders it.
-  const { plan, report } = planSite(options, { state, salt, parsed });
+  const { plan, report } = planSite(options, { state, salt, parsed, records });
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
@@ -504,6 +510,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
   keepHashes();
   const keepParsed = parsed.toKeep();
-  if (keepParsed) saveParsedFiles(options.outDir, sources, keepParsed);
+  if (keepParsed) saveKept(options.outDir, 'parsed-files', sources, keepParsed);
+  const keepRecords = records.toKeep();
+  if (keepRecords) saveKept(options.outDir, 'bulk-records', sources, keepRecords);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }

@@ -213,24 +213,47 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
   renameSync(temp, hashesFile(outDir));
 }
 
-const PARSED_HEADER = 'jaspar-static-api parsed files 1';
-const parsedFile = (outDir: string) => path.join(stateDir(outDir), 'parsed-files.v8');
+const KEPT_HEADER = 'jaspar-static-api kept entries 1';
+/** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache). */
+export type KeptKind = 'parsed-files' | 'bulk-records';
+const keptFile = (outDir: string, kind: KeptKind) => path.join(stateDir(outDir), `${kind}.v8`);
 
-/** What the reader made of the input files in a previous build by the same generator sources (dataset/parsed-files.ts); empty when there is nothing to trust. */
-export function readParsedFiles(outDir: string, sources: string): Map<string, unknown> {
+/** What a previous build by the same generator sources kept; empty when there is nothing to trust. */
+export function readKept(outDir: string, kind: KeptKind, sources: string): Map<string, unknown> {
   try {
-    const kept = deserialize(readFileSync(parsedFile(outDir))) as { header: string; sources: string; entries: Map<string, unknown> };
-    if (kept.header === PARSED_HEADER && kept.sources === sources && kept.entries instanceof Map) return kept.entries;
+    const kept = deserialize(readFileSync(keptFile(outDir, kind))) as { header: string; sources: string; entries: Map<string, unknown> };
+    if (kept.header === KEPT_HEADER && kept.sources === sources && kept.entries instanceof Map) return kept.entries;
   } catch {
-    // none, or unreadable: every file is read
+    // none, or unreadable: everything is made again
   }
   return new Map();
 }
 
 /** Keeps them for the next build (beside the state; written whole, then renamed). */
-export function saveParsedFiles(outDir: string, sources: string, entries: ReadonlyMap<string, unknown>): void {
+export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: ReadonlyMap<string, unknown>): void {
   mkdirSync(stateDir(outDir), { recursive: true });
-  const temp = `${parsedFile(outDir)}.${process.pid}`;
-  writeFileSync(temp, serialize({ header: PARSED_HEADER, sources, entries }));
-  renameSync(temp, parsedFile(outDir));
+  const temp = `${keptFile(outDir, kind)}.${process.pid}`;
+  writeFileSync(temp, serialize({ header: KEPT_HEADER, sources, entries }));
+  renameSync(temp, keptFile(outDir, kind));
+}
+
+/** Entries kept by the previous build, of which this one keeps those it used or made (toKeep). */
+export class KeptEntries<T> {
+  private readonly used = new Map<string, T>();
+  private added = false;
+  constructor(private readonly before: ReadonlyMap<string, unknown>) {}
+  get(key: string): T | undefined {
+    const value = this.before.get(key) as T | undefined;
+    if (value !== undefined) this.used.set(key, value);
+    return value;
+  }
+  set(key: string, value: T): void {
+    if (this.used.get(key) === value) return;
+    this.used.set(key, value);
+    this.added = true;
+  }
+  /** The entries to keep for the next build; null when they are those the previous build kept. */
+  toKeep(): Map<string, T> | null {
+    return this.added || this.used.size !== this.before.size ? this.used : null;
+  }
 }

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_IDS, makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 import { sourcesHash } from '../../generator/pipeline/fingerprint.ts';
-import { readParsedFiles } from '../../generator/write/state.ts';
+import { readKept } from '../../generator/write/state.ts';
 import { runCli } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 
@@ -79,7 +79,7 @@ describe('files parsed by an earlier build', () => {
     // The fingerprint keeps (and the reader trusts) the hashes of files two seconds old.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     await cli(data, out);
-    expect(readParsedFiles(out, sourcesHash(PROJECT_ROOT)).size).toBeGreaterThan(FIXTURE_IDS.length);
+    expect(readKept(out, 'parsed-files', sourcesHash(PROJECT_ROOT)).size).toBeGreaterThan(FIXTURE_IDS.length);
     // A BED file's new lines are served, not those kept.
     const bed = path.join(data, 'sites', 'MA0014.2.bed');
     const lines = readFileSync(bed, 'utf8').split('\n');
