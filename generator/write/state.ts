@@ -13,9 +13,10 @@
 //   write/mirror.ts), so that the next archive copies the unchanged ones;
 // - the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
 //   so that the fingerprint does not read unchanged release files again;
-// - and what the reader made of them (parsed-files.v8, dataset/parsed-files.ts),
-//   for the generator sources that made it, so that unchanged files are not
-//   parsed again.
+// - and, for the generator sources that made them, what the reader made of
+//   the input files (parsed-files.v8, dataset/parsed-files.ts) and the bulk
+//   files' records (bulk-records.v8, mirror/bulk.ts), so that unchanged files
+//   are not parsed, nor unchanged records rendered, again.
 // "in-progress" is created before the first change to the output folder and
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
