@@ -174,8 +174,9 @@ export class OutputPlan {
   private readonly folders = new Set<string>(['']);
   /** Every planned file and folder by its lower-case spelling: paths that differ only in case are one on macOS and Windows and in archives unpacked there. */
   private readonly spellings = new Spellings();
-  /** Folders whose spelling is the first of its lower-case form (the files in them are checked for clashes of their own). */
-  private readonly firstSpelt = new Map<string, boolean>();
+  /** The folder of the last path spelt, and whether its spelling is the first of its lower-case form (a task's
+   *  paths share a folder: asked once for them; no map of every folder, which a 10x release has 420,000 of). */
+  private lastFolder: { folder: string; first: boolean } | null = null;
   private readonly caseClashes: [string, string][] = [];
 
   /** The releases the site's resources are rendered for: the first is the plan's own (release, layout);
@@ -279,11 +280,10 @@ export class OutputPlan {
   private spell(relPath: string): void {
     const cut = relPath.lastIndexOf('/');
     if (cut > 0) {
-      // The same answer for every entry of a folder: asked once a folder (a folder's first spelling never changes).
+      // The same answer for every entry of a folder (a folder's first spelling never changes).
       const parent = relPath.slice(0, cut);
-      let first = this.firstSpelt.get(parent);
-      if (first === undefined) this.firstSpelt.set(parent, (first = this.spellings.get(parent.toLowerCase()) === parent));
-      if (!first) return;
+      if (this.lastFolder?.folder !== parent) this.lastFolder = { folder: parent, first: this.spellings.get(parent.toLowerCase()) === parent };
+      if (!this.lastFolder.first) return;
     }
     const earlier = this.spellings.claim(relPath.toLowerCase(), relPath);
     if (earlier !== undefined && earlier !== relPath) this.caseClashes.push([earlier, relPath]);
