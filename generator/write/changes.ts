@@ -47,10 +47,12 @@ export type TreeChanges = ReturnType<typeof treeChanges>;
 /**
  * treeChanges on another thread, while this one plans the site (issue 22: the
  * shipped site is 285,000 files and 42,000 folders, one lstat each, 1.1 s of
- * a one-matrix rebuild's 11). The same checks in plain JavaScript (a worker
- * evaluating this source starts in milliseconds, without tsx); the state goes
- * over as one string of paths and two arrays of numbers. Null when the worker
- * fails: the writer then looks on its own thread.
+ * a one-matrix rebuild's 11). The worker looks at the files and the folders'
+ * mtimes in plain JavaScript (a worker evaluating this source starts in
+ * milliseconds, without tsx; the state goes over as one string of paths and
+ * arrays of numbers); the entries of a folder whose mtime changed are read
+ * here, against the state's maps. Null when the worker fails: the writer
+ * then looks on its own thread.
  */
 export function treeChangesOffThread(root: string, state: BuildState): Promise<TreeChanges | null> {
   return lookOffThread(root, state, 0, false).found;
@@ -70,59 +72,66 @@ function lookOffThread(root: string, state: BuildState, from: number, firstOnly:
   }
   const dirs = [...state.dirs.keys()];
   const mtimes = Float64Array.from(state.dirs.values());
-  // Every file and folder the state knows, for the folders' entries (a folder's files may lie in the half looked at here).
-  const known = from === 0 ? null : [...state.files.keys()].slice(0, from).join('\0');
   let worker: Worker | null = null;
   const found = new Promise<TreeChanges | null>((resolve) => {
     try {
-      worker = new Worker(TREE_CHECK, { eval: true, workerData: { root, files: files.join('\0'), sizes, ctimes, dirs: dirs.join('\0'), mtimes, known, firstOnly }, transferList: [sizes.buffer, ctimes.buffer, mtimes.buffer] });
+      worker = new Worker(TREE_CHECK, { eval: true, workerData: { root, files: files.join('\0'), sizes, ctimes, dirs: dirs.join('\0'), mtimes, firstOnly }, transferList: [sizes.buffer, ctimes.buffer, mtimes.buffer] });
     } catch {
       resolve(null);
       return;
     }
-    worker.once('message', (r: { altered: Int32Array; extras: string[] }) => resolve({ altered: new Set(Array.from(r.altered, (j) => files[j])), extras: r.extras }));
+    worker.once('message', (r: { altered: Int32Array; dirs: Int32Array }) => {
+      const altered = new Set(Array.from(r.altered, (j) => files[j]));
+      resolve({ altered, extras: firstOnly && altered.size > 0 ? [] : folderExtras(root, state, Array.from(r.dirs, (j) => dirs[j]), firstOnly) });
+    });
     worker.once('error', () => resolve(null));
     worker.once('exit', () => resolve(null));
   });
   return { found, stop: () => void (worker as Worker | null)?.terminate() };
 }
 
-/** treeChanges (without firstOnly) as the worker's source: the same tests, by index. */
+/** The entries treeChanges reports of folders whose mtime is not the state's (dirs: those folders, found so on the worker). */
+function folderExtras(root: string, state: BuildState, dirs: readonly string[], firstOnly: boolean): string[] {
+  const extras: string[] = [];
+  for (const dir of dirs) {
+    const st = lstatAt(root, dir);
+    if (!st || (st.isDirectory() && st.mtimeMs === state.dirs.get(dir))) continue;
+    if (!st.isDirectory()) {
+      extras.push(dir);
+      if (firstOnly) return extras;
+      continue;
+    }
+    for (const name of readdirSync(dir ? `${root}/${dir}` : root)) {
+      const rel = dir ? `${dir}/${name}` : name;
+      if (!state.files.has(rel) && !state.dirs.has(rel)) extras.push(rel);
+    }
+    if (firstOnly && extras.length > 0) return extras;
+  }
+  return extras;
+}
+
+/** The worker's source: the files not as recorded (by index; with firstOnly, the first), and the folders whose mtime is not (by index). */
 const TREE_CHECK = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { lstatSync, readdirSync } = require('node:fs');
+const { lstatSync } = require('node:fs');
 const { root, sizes, ctimes, mtimes, firstOnly } = workerData;
 const files = workerData.files === '' ? [] : workerData.files.split('\\0');
 const dirs = workerData.dirs === '' ? [] : workerData.dirs.split('\\0');
 const at = (rel) => lstatSync(rel ? root + '/' + rel : root, { throwIfNoEntry: false });
 const altered = [];
-const extras = [];
-const done = () => parentPort.postMessage({ altered: Int32Array.from(altered), extras });
-let cut = false;
-for (let i = 0; i < files.length && !cut; i++) {
+for (let i = 0; i < files.length; i++) {
   const st = at(files[i]);
   if (!st || !st.isFile() || st.size !== sizes[i] || st.ctimeMs !== ctimes[i]) {
     altered.push(i);
-    cut = firstOnly;
+    if (firstOnly) break;
   }
 }
-const known = new Set([...files, ...dirs, ...(workerData.known ? workerData.known.split('\\0') : [])]);
-for (let i = 0; i < dirs.length && !cut; i++) {
-  const dir = dirs[i];
-  const st = at(dir);
-  if (!st || (st.isDirectory() && st.mtimeMs === mtimes[i])) continue;
-  if (!st.isDirectory()) {
-    extras.push(dir);
-    cut = firstOnly;
-    continue;
-  }
-  for (const name of readdirSync(dir ? root + '/' + dir : root)) {
-    const rel = dir ? dir + '/' + name : name;
-    if (!known.has(rel)) extras.push(rel);
-  }
-  cut = firstOnly && extras.length > 0;
+const changed = [];
+for (let i = 0; i < dirs.length && !(firstOnly && altered.length > 0); i++) {
+  const st = at(dirs[i]);
+  if (st && !(st.isDirectory() && st.mtimeMs === mtimes[i])) changed.push(i);
 }
-done();
+parentPort.postMessage({ altered: Int32Array.from(altered), dirs: Int32Array.from(changed) });
 `;
 
 /**

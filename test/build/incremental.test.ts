@@ -1,7 +1,7 @@
 // A rebuild of an unchanged release does nothing; a changed matrix rewrites
 // its own files, the pages that list it and the whole-release files, and
 // nothing else keeps anything but its mtime. Run as a user runs it.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,41 @@ describe('rebuilding', () => {
     expect(rewritten.filter((f) => !expected(f))).toEqual([]);
     // Other matrices keep everything.
     expect(rewritten.filter((f) => f.includes('MA0002') || f.includes('MA0074'))).toEqual([]);
+  }, 120_000);
+});
+
+// The folder as the previous build left it is checked on two threads (write/changes.ts): by both, with
+// the release unchanged (unchangedSiteShared), and on a worker while the site is planned after a change
+// (treeChangesOffThread). A file changed or added by hand is seen either way.
+describe('a file changed or added by hand', () => {
+  const data = makeRelease();
+  const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-by-hand-'));
+  const out = path.join(root, 'public');
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(data, { recursive: true, force: true });
+  });
+  const detail = path.join(out, 'api/v1/matrix/MA0004.1/index.json');
+  const extra = path.join(out, 'api/v1/matrix/MA0002.2/notes.txt');
+  const meddle = () => {
+    writeFileSync(detail, '{}');
+    writeFileSync(extra, 'mine');
+  };
+
+  it('is put back or removed, the release unchanged or changed', async () => {
+    await cli(data, out);
+    const bytes = readFileSync(detail, 'utf8');
+    meddle();
+    expect(await cli(data, out)).not.toMatch(/up to date/);
+    expect(readFileSync(detail, 'utf8')).toBe(bytes);
+    expect(existsSync(extra)).toBe(false);
+    // With a matrix changed too: the folder is looked at while the site is planned.
+    const file = path.join(data, 'matrices', 'MA0002.2.jaspar');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    meddle();
+    await cli(data, out);
+    expect(readFileSync(detail, 'utf8')).toBe(bytes);
+    expect(existsSync(extra)).toBe(false);
   }, 120_000);
 });
 
