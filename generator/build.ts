@@ -417,6 +417,25 @@ function usedBy(matrices: Matrix[], value: string): string | null {
   return null;
 }
 
+/**
+ * planSite with what earlier builds by the same generator sources kept: what the reader made of the input
+ * files the fingerprint found unchanged (hashOf: their hashes), the bulk files' records. What this build
+ * used or made is kept for the next at once (each entry holds for its key whatever the build does next),
+ * then let go before rendering.
+ */
+function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined): ReturnType<typeof planSite> {
+  const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf);
+  const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources));
+  const planned = planSite(options, { ...previous, parsed, records });
+  const keepParsed = parsed.toKeep();
+  if (keepParsed) saveKept(options.outDir, 'parsed-files', sources, keepParsed);
+  const keepRecords = records.toKeep();
+  if (keepRecords) saveKept(options.outDir, 'bulk-records', sources, keepRecords);
+  // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
+  records.forget();
+  return planned;
+}
+
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
 async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null): Promise<WriteReport> {
   writer.open(plan, looked ? await looked : null);
@@ -475,12 +494,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const salt = hashOf(sources, base, ...linksKey(options));
   // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
-  // What the reader made of the input files the fingerprint found unchanged (by their hashes, for these sources).
-  const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), (real) => known.next.get(real)?.hash);
-  // Bulk files' records rendered before, by what they are made from (for these sources).
-  const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources));
   // Plan: every output path, with its content or the task that renders it.
-  const { plan, report } = planSite(options, { state, salt, parsed, records });
+  const { plan, report } = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
@@ -509,9 +524,5 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
   keepHashes();
-  const keepParsed = parsed.toKeep();
-  if (keepParsed) saveKept(options.outDir, 'parsed-files', sources, keepParsed);
-  const keepRecords = records.toKeep();
-  if (keepRecords) saveKept(options.outDir, 'bulk-records', sources, keepRecords);
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }

@@ -240,9 +240,9 @@ export function saveKept(outDir: string, kind: KeptKind, sources: string, entrie
 
 /** Entries kept by the previous build, of which this one keeps those it used or made (toKeep). */
 export class KeptEntries<T> {
-  private readonly used = new Map<string, T>();
+  private used = new Map<string, T>();
   private added = false;
-  constructor(private readonly before: ReadonlyMap<string, unknown>) {}
+  constructor(private before: ReadonlyMap<string, unknown>) {}
   get(key: string): T | undefined {
     const value = this.before.get(key) as T | undefined;
     if (value !== undefined) this.used.set(key, value);
@@ -252,6 +252,12 @@ export class KeptEntries<T> {
     if (this.used.get(key) === value) return;
     this.used.set(key, value);
     this.added = true;
+  }
+  /** Lets every entry go (kept already): what asks later gets nothing and keeps nothing. */
+  forget(): void {
+    this.before = new Map();
+    this.used = new Map();
+    this.added = false;
   }
   /** The entries to keep for the next build; null when they are those the previous build kept. */
   toKeep(): Map<string, T> | null {
