@@ -69,6 +69,8 @@ function edits(release: string, scratch: string, keep: (file: string) => void): 
   keep(jaspar);
   let count = 0;
   let annotation = 0;
+  // The row as it was when removed (an annotation edit made before stays when the matrix comes back).
+  let removed = '';
   return {
     count() {
       count++;
@@ -85,12 +87,13 @@ function edits(release: string, scratch: string, keep: (file: string) => void): 
     },
     remove() {
       const lines = readFileSync(csvFile, 'utf8').split('\n');
+      removed = lines.find((l) => l.startsWith(`${id},`))!;
       writeFileSync(csvFile, lines.filter((l) => !l.startsWith(`${id},`)).join('\n'));
       renameSync(jaspar, aside);
     },
     add() {
       const lines = readFileSync(csvFile, 'utf8').split('\n');
-      const row = rows.find((l) => l.startsWith(`${id},`))!;
+      const row = removed || rows.find((l) => l.startsWith(`${id},`))!;
       // Back in its place (the release lists matrices in id order).
       const at = lines.findIndex((l, i) => i > 0 && l.split(',')[0] > id);
       lines.splice(at < 0 ? lines.length : at, 0, row);

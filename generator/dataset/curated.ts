@@ -13,6 +13,7 @@ import { parseJson, type JsonNode } from './json.ts';
 import { readBed } from './bed.ts';
 import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, MAX_COUNT, aboveMaxCount, countProblem, plain, q, readText } from './text.ts';
 import { pyFixed } from './numbers.ts';
+import type { ParsedFiles } from './parsed-files.ts';
 
 export const CSV_COLUMNS = [
   'matrix_id', 'base_id', 'version', 'collection', 'name', 'tax_group', 'tf_class', 'tf_family',
@@ -20,7 +21,8 @@ export const CSV_COLUMNS = [
 ] as const;
 type CsvColumn = (typeof CSV_COLUMNS)[number];
 
-export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
+/** parsed: what earlier builds made of the same files (parsed-files.ts), used where the file is unchanged. */
+export function loadRelease(dataDir: string, info: ReleaseInfo, parsed?: ParsedFiles): Release {
   const problems = new ProblemList();
   const rel = (file: string) => path.relative(process.cwd(), file) || file;
   // Links, special files and sizes: one policy (files.ts), the fingerprint's too.
@@ -121,14 +123,16 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
       at(`no matrix file for ${id}`, `add ${path.join(rel(matrixDir), `${id}.jaspar`)} or remove the row`);
       return;
     }
-    const counts = readJaspar(jasparFile, rel(jasparFile), id, name, problems, folder);
+    const counts = parsed
+      ? parsed.jaspar(realIn(folder, 'matrices', jasparFile), id, name, () => readJaspar(jasparFile, rel(jasparFile), id, name, problems, folder))
+      : readJaspar(jasparFile, rel(jasparFile), id, name, problems, folder);
     if (!counts) return;
     let pfm = counts;
     if (precise) {
       pfm = checkNoninteger(precise, counts, id, problems) ?? counts;
     }
     let sites: string | null = null;
-    if (bedFile) sites = readBed(bedFile, rel(bedFile), problems, folder);
+    if (bedFile) sites = parsed ? parsed.bed(realIn(folder, 'sites', bedFile), () => readBed(bedFile, rel(bedFile), problems, folder)) : readBed(bedFile, rel(bedFile), problems, folder);
 
     matrices.push({
       matrixId: id,
@@ -163,6 +167,9 @@ export function loadRelease(dataDir: string, info: ReleaseInfo): Release {
   if (problems.size > 0) throw new DatasetError(problems.items);
   return { info, matrices };
 }
+
+/** A file's path under the folder's real path (the key its content hash has, when no link lies on the way; else no hash is found and the file is read). */
+const realIn = (folder: ReleaseFolder, sub: string, file: string): string | null => (folder.real === null ? null : path.join(folder.real, sub, path.basename(file)));
 
 /** The first spelling of each value, by column, compared without case. */
 class CaseSpellings {

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DatasetError, ProblemList } from './diagnostics.ts';
 import { loadRelease } from './curated.ts';
+import type { ParsedFiles } from './parsed-files.ts';
 import { detect, hasOfficialFiles, readOfficial, releaseYear, type OlderRelease } from './official/index.ts';
 import { BASES, type Matrix, type Release, type ReleaseInfo } from './types.ts';
 
@@ -54,7 +55,8 @@ export function releaseFileFor(dataDir: string, given: string | undefined, curat
  */
 export type ReadCache = Map<string, Matrix[]>;
 
-export function readRelease(dataDir: string, info: ReleaseInfo, cache?: ReadCache): ReadRelease {
+/** parsed: what earlier builds made of unchanged files (parsed-files.ts; the curated reader's). */
+export function readRelease(dataDir: string, info: ReleaseInfo, cache?: ReadCache, parsed?: ParsedFiles): ReadRelease {
   const found = officialFiles(dataDir);
   if (found === null) {
     if (info.olderVersions !== null) {
@@ -67,18 +69,18 @@ export function readRelease(dataDir: string, info: ReleaseInfo, cache?: ReadCach
     const key = path.resolve(dataDir);
     const known = cache?.get(key);
     if (known) return { release: { info, matrices: known }, notes: [] };
-    const release = loadRelease(dataDir, info);
+    const release = loadRelease(dataDir, info, parsed);
     cache?.set(key, release.matrices);
     return { release, notes: [] };
   }
-  return readOfficial(dataDir, info, found, info.olderVersions === null ? undefined : olderRelease(info.olderVersions, info, cache));
+  return readOfficial(dataDir, info, found, info.olderVersions === null ? undefined : olderRelease(info.olderVersions, info, cache, parsed));
 }
 
 const shown = (file: string) => path.relative(process.cwd(), file) || file;
 
 /** The release older versions take their counts from, read by its own reader; its own older_versions is not followed (one release back is the rule). */
-function olderRelease(dir: string, info: ReleaseInfo, cache?: ReadCache): OlderRelease {
-  const { release } = readRelease(dir, { ...info, olderVersions: null }, cache);
+function olderRelease(dir: string, info: ReleaseInfo, cache?: ReadCache, parsed?: ParsedFiles): OlderRelease {
+  const { release } = readRelease(dir, { ...info, olderVersions: null }, cache, parsed);
   const curated = existsSync(path.join(dir, 'matrices.csv'));
   const folder = shown(dir);
   let preciseLines: Map<string, number> | undefined;

@@ -17,7 +17,7 @@ import { listItem, listOrder } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
 import { latestVersions } from '../plan/views.ts';
 import { allMatricesPath, bundlePath } from './layout.ts';
-import { digestsOf, hash128 } from '../dataset/digest.ts';
+import { digestsOf, hash128, matrixDigest } from '../dataset/digest.ts';
 
 /** Formats of the whole-list files, with their file suffix. */
 export const LIST_FILES: { format: FormatId; suffix: string }[] = [
@@ -57,6 +57,17 @@ export interface BulkFile {
   /** The format (json, jaspar, …) and, for bundles, the set. */
   format: FormatId;
   bundle?: BundleSet;
+}
+
+/**
+ * Records rendered by earlier builds, by what they are made from (the release description, base URL
+ * and layout, the format, the record's digest): a rebuild after a one-matrix change renders the bulk
+ * files that hold it, about thirty, each of thousands of records, of which one changed. The caller
+ * keeps it for the generator sources that rendered it (build.ts).
+ */
+export interface RecordCache {
+  get(key: string): string | undefined;
+  set(key: string, text: string): void;
 }
 
 /** Matrix id order: base id, then version as a number. */
@@ -112,12 +123,17 @@ export function renderAll(matrices: Matrix[], format: FormatId, base: string, la
  *  nothing) followed by one record per matrix, which is how JASPAR's bundles
  *  are laid out too. Each matrix appears in up to four bundles of a format,
  *  so its record is rendered once (by the format's module) and reused. */
-function recordJoiner(format: FormatId, base: string, layout: Layout, context: FormatContext): (matrices: Matrix[]) => string {
+function recordJoiner(format: FormatId, base: string, layout: Layout, context: FormatContext, kept?: { cache: RecordCache; salt: string }): (matrices: Matrix[]) => string {
   const head = renderAll([], format, base, layout, context);
   const records = new Map<Matrix, string>();
   const record = (m: Matrix) => {
     let text = records.get(m);
-    if (text === undefined) records.set(m, (text = renderAll([m], format, base, layout, context).slice(head.length)));
+    if (text === undefined) {
+      const key = kept && `${kept.salt} ${format} ${matrixDigest(m)}`;
+      text = (key && kept.cache.get(key)) ?? renderAll([m], format, base, layout, context).slice(head.length);
+      if (key) kept.cache.set(key, text);
+      records.set(m, text);
+    }
     return text;
   };
   return (matrices) => head + matrices.map(record).join('');
@@ -128,7 +144,7 @@ function recordJoiner(format: FormatId, base: string, layout: Layout, context: F
  * of a file a previous build wrote with this key, which is then not rendered (a rebuild after a
  * one-matrix change renders the files that hold the matrix, not the forty others).
  */
-export function* bulkFiles(release: Release, base: string, layout: Layout, context: FormatContext, known: (path: string, key: string) => number | undefined = () => undefined): Generator<BulkFile> {
+export function* bulkFiles(release: Release, base: string, layout: Layout, context: FormatContext, known: (path: string, key: string) => number | undefined = () => undefined, cache?: RecordCache): Generator<BulkFile> {
   const year = release.info.year;
   // The release description as the formats print it (the notes on the other releases are the home page's).
   const { siteNotes: _notes, ...info } = release.info;
@@ -141,12 +157,13 @@ export function* bulkFiles(release: Release, base: string, layout: Layout, conte
   };
   const ordered = listOrder(release.matrices);
   const joiners = new Map<FormatId, (matrices: Matrix[]) => string>();
+  const kept = cache && { cache, salt: hash128(salt) };
   // fresh: without the shared record cache, for rendering again when the
   // file is written (memory stays one file's worth).
   const render = (format: FormatId, matrices: Matrix[], fresh = false) => {
     if (format === 'json') return renderAll(matrices, format, base, layout, context);
-    if (fresh) return recordJoiner(format, base, layout, context)(matrices);
-    if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, layout, context));
+    if (fresh) return recordJoiner(format, base, layout, context, kept)(matrices);
+    if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, layout, context, kept));
     return joiners.get(format)!(matrices);
   };
   const again = (format: FormatId, matrices: Matrix[]) => () => render(format, matrices, true);

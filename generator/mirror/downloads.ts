@@ -5,7 +5,7 @@ import type { Release } from '../dataset/types.ts';
 import type { FormatContext } from '../formats/types.ts';
 import type { Layout } from '../routes/shard.ts';
 import { DOWNLOADS_SCRIPT, downloadsPage } from '../pages/downloads.ts';
-import { type BulkFile, bulkFiles } from './bulk.ts';
+import { type BulkFile, type RecordCache, bulkFiles } from './bulk.ts';
 import { DOWNLOADS, DOWNLOADS_JS, rel } from './layout.ts';
 
 /** Rendered bulk files kept for the writer, at most this many bytes a release; the others are rendered again when written (a large release's bulk files are hundreds of MB). */
@@ -17,11 +17,11 @@ const HELD_BYTES = 64 << 20;
  * of such a file, for the page), and are held when rendered here or rendered again when written.
  * `archive`: false in a compact build, which has none.
  */
-export function* downloadFiles(release: Release, base: string, layout: Layout, context: FormatContext, { archive = true, known }: { archive?: boolean; known?: (path: string, key: string) => number | undefined } = {}): Generator<[string, string | (() => string), string?]> {
+export function* downloadFiles(release: Release, base: string, layout: Layout, context: FormatContext, { archive = true, known, records }: { archive?: boolean; known?: (path: string, key: string) => number | undefined; records?: RecordCache } = {}): Generator<[string, string | (() => string), string?]> {
   // The page needs every file's size; the contents are not kept for it.
   const listed: BulkFile[] = [];
   let held = 0;
-  for (const file of bulkFiles(release, base, layout, context, known && ((p, key) => known(rel(p), key)))) {
+  for (const file of bulkFiles(release, base, layout, context, known && ((p, key) => known(rel(p), key)), records)) {
     const keep = file.rendered && held + file.bytes <= HELD_BYTES;
     if (keep) held += file.bytes;
     yield [rel(file.path), keep ? file.content : file.render, file.key];

@@ -5,7 +5,7 @@
 // `sha256sum -c download/SHA256SUMS` run in the site's root checks a mirror
 // without this project. Also here: walking a site and hashing its files,
 // which the archive writer and verify share.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { isSiteFile } from './layout.ts';
@@ -13,6 +13,8 @@ import { isSiteFile } from './layout.ts';
 export type Manifest = Map<string, string>;
 
 const LINE = /^([0-9a-f]{64}) [ *](.+)$/;
+/** What "." in LINE does not match. */
+const TERMINATOR = /[\r\u2028\u2029]/;
 
 /** UTF-16 order fixed up to code point order, which is the UTF-8 byte order
  *  (`LC_ALL=C sort`): surrogates (astral characters) sort after U+E000–U+FFFF. */
@@ -40,7 +42,8 @@ export function parseManifest(text: string, source = 'manifest'): Manifest {
   const lines = text.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   lines.forEach((line, i) => {
-    const match = LINE.exec(line);
+    // LINE's test by hand first (a rebuild reads the two shipped manifests, 285,000 lines: 0.2 s by the regex).
+    const match = plainLine(line) ? [line, line.slice(0, 64), line.slice(66)] : LINE.exec(line);
     if (!match) throw new Error(`${source}:${i + 1}: not "<64 hex digits>  <path>" (fix: restore the manifest from the archive or the site)`);
     if (manifest.has(match[2])) throw new Error(`${source}:${i + 1}: ${match[2]} is listed twice`);
     manifest.set(match[2], match[1]);
@@ -48,11 +51,22 @@ export function parseManifest(text: string, source = 'manifest'): Manifest {
   return manifest;
 }
 
+/** "<64 lower-case hex>  <path>", the path without line terminators: a line LINE matches, as this project writes it (text mode). */
+function plainLine(line: string): boolean {
+  if (line.length < 67 || line.charCodeAt(64) !== 32 || line.charCodeAt(65) !== 32 || TERMINATOR.test(line)) return false;
+  for (let i = 0; i < 64; i++) {
+    const c = line.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
+}
+
 export function printManifest(manifest: Manifest): string {
   return [...manifest].map(([file, hex]) => manifestLine(file, hex)).join('');
 }
 
-export const sha256 = (content: Buffer | string) => createHash('sha256').update(content).digest('hex');
+/** In one call (crypto.hash, no Hash object: the mirror step hashes every file it reads). */
+export const sha256 = (content: Buffer | string) => hash('sha256', content, 'hex');
 
 export interface SiteEntry {
   /** Relative, "/"-separated. */

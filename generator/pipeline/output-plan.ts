@@ -81,6 +81,27 @@ class Spellings {
     if (this.byHash.has(hash)) this.byText.set(lower, path);
     else this.byHash.set(hash, path);
   }
+
+  /** get, then set when there was none: the first path spelt so (undefined when this is the first), hashing once. */
+  claim(lower: string, path: string): string | undefined {
+    const hash = fnv1a(lower);
+    const first = this.byHash.get(hash);
+    if (first === undefined) {
+      this.byHash.set(hash, path);
+      return undefined;
+    }
+    if (first.toLowerCase() === lower) return first;
+    const earlier = this.byText.get(lower);
+    if (earlier === undefined) this.byText.set(lower, path);
+    return earlier;
+  }
+}
+
+/** What posix.normalize leaves as it is, relative and inside: no empty, "." or ".." segment (0.3 s less than normalize over a 285,000-path plan). */
+function cleanRelative(p: string): boolean {
+  if (p === '' || p.charCodeAt(0) === 47 || p.charCodeAt(p.length - 1) === 47 || p.includes('//')) return false;
+  if (p.charCodeAt(0) === 46 && (p.length === 1 || p.charCodeAt(1) === 47 || (p.charCodeAt(1) === 46 && (p.length === 2 || p.charCodeAt(2) === 47)))) return false;
+  return !p.includes('/.') || !/\/\.\.?(\/|$)/.test(p);
 }
 
 /** FNV-1a over the UTF-16 code units, as a small integer (a Map key without a heap number). */
@@ -105,6 +126,16 @@ export class PlannedFiles extends Map<string, Content> {
   raw(path: string): Content | LazyContent | KeyedContent | { task: number; index: number } | undefined {
     const value = super.get(path) as Content | LazyContent | KeyedContent | number | undefined;
     return typeof value === 'number' ? { task: Math.floor(value / DEFERRED_SLOTS), index: value % DEFERRED_SLOTS } : value;
+  }
+
+  /** The paths planned with their content (or a function or key that gives it), not by a task, in plan order:
+   *  one pass over the stored values (raw() for each of the shipped site's 285,000 paths was 0.3 s). */
+  withContent(): string[] {
+    const paths: string[] = [];
+    super.forEach((value, path) => {
+      if (typeof value !== 'number') paths.push(path);
+    });
+    return paths;
   }
 
   override get(path: string): Content | undefined {
@@ -143,6 +174,9 @@ export class OutputPlan {
   private readonly folders = new Set<string>(['']);
   /** Every planned file and folder by its lower-case spelling: paths that differ only in case are one on macOS and Windows and in archives unpacked there. */
   private readonly spellings = new Spellings();
+  /** The folder of the last path spelt, and whether its spelling is the first of its lower-case form (a task's
+   *  paths share a folder: asked once for them; no map of every folder, which a 10x release has 420,000 of). */
+  private lastFolder: { folder: string; first: boolean } | null = null;
   private readonly caseClashes: [string, string][] = [];
 
   /** The releases the site's resources are rendered for: the first is the plan's own (release, layout);
@@ -215,8 +249,7 @@ export class OutputPlan {
   }
 
   private claim(relPath: string): void {
-    const normal = posix.normalize(relPath);
-    if (normal !== relPath || normal.startsWith('../') || normal.startsWith('/') || normal === '..' || normal === '.') {
+    if (!cleanRelative(relPath) && (posix.normalize(relPath) !== relPath || relPath.startsWith('../') || relPath.startsWith('/') || relPath === '..' || relPath === '.')) {
       throw new Error(`output path "${relPath}" is not a clean relative path inside the output folder`);
     }
     if (this.files.has(relPath)) throw new Error(`two resources map to the same output file ${relPath}`);
@@ -246,11 +279,14 @@ export class OutputPlan {
   /** Records a new file or folder's spelling; a clash is reported for the top-most path only (what lies under it clashes too). */
   private spell(relPath: string): void {
     const cut = relPath.lastIndexOf('/');
-    if (cut > 0 && this.spellings.get(relPath.slice(0, cut).toLowerCase()) !== relPath.slice(0, cut)) return;
-    const key = relPath.toLowerCase();
-    const earlier = this.spellings.get(key);
-    if (earlier === undefined) this.spellings.set(key, relPath);
-    else if (earlier !== relPath) this.caseClashes.push([earlier, relPath]);
+    if (cut > 0) {
+      // The same answer for every entry of a folder (a folder's first spelling never changes).
+      const parent = relPath.slice(0, cut);
+      if (this.lastFolder?.folder !== parent) this.lastFolder = { folder: parent, first: this.spellings.get(parent.toLowerCase()) === parent };
+      if (!this.lastFolder.first) return;
+    }
+    const earlier = this.spellings.claim(relPath.toLowerCase(), relPath);
+    if (earlier !== undefined && earlier !== relPath) this.caseClashes.push([earlier, relPath]);
   }
 
   /**

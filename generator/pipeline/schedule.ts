@@ -8,7 +8,7 @@
 // small plan). Every file's bytes come back to this thread and go to the
 // sink (the writer: only it touches the output folder). The files planned
 // with their content are handed over while the workers are busy.
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { pfmDigest } from '../dataset/digest.ts';
 import { PyFloat } from '../formats/types.ts';
 import { KeyedContent, type Content, type LazyContent, type OutputPlan, type PlanPart, type Task } from './output-plan.ts';
@@ -44,11 +44,7 @@ const BATCH_TASKS = 48;
 export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sink: ScheduleSink): Promise<{ rendered: number; reused: number }> {
   const counts = { rendered: 0, reused: 0 };
   // Files planned with their content: handed over by this thread while the workers render.
-  const eager: string[] = [];
-  for (const rel of plan.files.keys()) {
-    const raw = plan.files.raw(rel);
-    if (typeof raw !== 'object' || Buffer.isBuffer(raw) || raw instanceof KeyedContent) eager.push(rel);
-  }
+  const eager = plan.files.withContent();
   let nextEager = 0;
   const writeEager = () => {
     const rel = eager[nextEager++];
@@ -148,7 +144,11 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
 }
 
 /** The key a keyed file (output-plan.ts KeyedContent) is remembered with: its own key, salted with the build's (the generator's sources, base URL, links). */
-export const fileKey = (salt: string, key: string): string => createHash('sha1').update(salt).update('\0file ').update(key).digest('base64url');
+export const fileKey = (salt: string, key: string): string => sha1(`${salt}\0file ${key}`);
+
+/** SHA-1 of a text in one call (crypto.hash: no Hash object; a rebuild keys 47,791 tasks). The keys are those of
+ *  the earlier updates one part at a time: the same bytes hashed. */
+const sha1 = (text: string): string => hash('sha1', text, 'base64url');
 
 /**
  * What a part's tasks are rendered with: its release description without
@@ -169,14 +169,13 @@ function renderedPart(part: PlanPart): PlanPart {
  * exactly (floats as Python floats are tagged so that 1 and 1.0 differ).
  */
 function taskKey(task: Task, salt: string, salts: readonly string[], resolve: () => WireTask): string {
-  const hash = createHash('sha1').update(task.paths.join('\n')).update('\0');
+  const head = `${task.paths.join('\n')}\0`;
   // A logo is drawn from its counts alone, whatever the release says.
-  if (task.kind === 'logo') return hash.update(salt).update('\0logo ').update(pfmDigest(task.matrix)).digest('base64url');
-  hash.update(salts[task.part]).update('\0');
+  if (task.kind === 'logo') return sha1(`${head}${salt}\0logo ${pfmDigest(task.matrix)}`);
   const own = task.planned.key;
-  if (own !== undefined) return hash.update(`${task.formats.join(',')} ${own}`).digest('base64url');
+  if (own !== undefined) return sha1(`${head}${salts[task.part]}\0${task.formats.join(',')} ${own}`);
   const wire = resolve();
-  return hash.update(JSON.stringify(wire.kind === 'resource' ? wire.resources : wire, exactJson)).digest('base64url');
+  return sha1(`${head}${salts[task.part]}\0${JSON.stringify(wire.kind === 'resource' ? wire.resources : wire, exactJson)}`);
 }
 
 const exactJson = (_key: string, v: unknown) => {

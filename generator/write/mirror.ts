@@ -159,6 +159,7 @@ function previousArchive(outDir: string, scope: MirrorScope, archiveFile: string
   return {
     index,
     known: (file) => (written.has(file) ? undefined : hashes.get(file)),
+    previous: hashes,
     read: (m) => {
       const bytes = Buffer.allocUnsafe(m.length);
       for (let at = 0; at < m.length; ) {

@@ -11,14 +11,19 @@
 // - the last build's report;
 // - beside state.tsv, each mirror archive's members (archive-<scope>.tsv,
 //   write/mirror.ts), so that the next archive copies the unchanged ones;
-// - and the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
-//   so that the fingerprint does not read unchanged release files again.
+// - the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
+//   so that the fingerprint does not read unchanged release files again;
+// - and, for the generator sources that made them, what the reader made of
+//   the input files (parsed-files.v8, dataset/parsed-files.ts) and the bulk
+//   files' records (bulk-records.v8, mirror/bulk.ts), so that unchanged files
+//   are not parsed, nor unchanged records rendered, again.
 // "in-progress" is created before the first change to the output folder and
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
 // renders.
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 
 const HEADER = 'jaspar-static-api build state 1';
 
@@ -55,12 +60,35 @@ export function readState(outDir: string): BuildState | null {
   } catch {
     return null;
   }
+  return parseState(text);
+}
+
+/** The state file's lines (readState); the file and key lines, 330,000 for the shipped site, read in place by their tabs (0.2 s less than splitting each line). */
+function parseState(text: string): BuildState | null {
   const state = emptyState();
   let start = 0;
   let first = true;
   while (start < text.length) {
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
+    const kind = text.charCodeAt(start);
+    const tab = text.indexOf('\t', start);
+    // "F\t<path>\t<size>\t<ctime>", "A\t…" and "K\t<path>\t<key>" with just these fields: read in place (others: below).
+    if (!first && tab === start + 1 && (kind === 70 || kind === 65 || kind === 75)) {
+      let second = text.indexOf('\t', tab + 1);
+      if (second >= end) second = -1;
+      let third = second < 0 ? -1 : text.indexOf('\t', second + 1);
+      if (third >= end) third = -1;
+      let fourth = third < 0 ? -1 : text.indexOf('\t', third + 1);
+      if (fourth >= end) fourth = -1;
+      if (kind === 75 ? second > 0 && third < 0 : third > 0 && fourth < 0) {
+        const rel = text.slice(tab + 1, second);
+        if (kind === 75) state.keys.set(rel, text.slice(second + 1, end));
+        else state.files.set(rel, { size: Number(text.slice(second + 1, third)), ctimeMs: Number(text.slice(third + 1, end)), adopted: kind === 65 });
+        start = end + 1;
+        continue;
+      }
+    }
     const line = text.slice(start, end);
     start = end + 1;
     if (first) {
@@ -184,4 +212,55 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
   const temp = `${hashesFile(outDir)}.${process.pid}`;
   writeFileSync(temp, `${lines.join('\n')}\n`);
   renameSync(temp, hashesFile(outDir));
+}
+
+const KEPT_HEADER = 'jaspar-static-api kept entries 1';
+/** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache). */
+export type KeptKind = 'parsed-files' | 'bulk-records';
+const keptFile = (outDir: string, kind: KeptKind) => path.join(stateDir(outDir), `${kind}.v8`);
+
+/** What a previous build by the same generator sources kept; empty when there is nothing to trust. */
+export function readKept(outDir: string, kind: KeptKind, sources: string): Map<string, unknown> {
+  try {
+    const kept = deserialize(readFileSync(keptFile(outDir, kind))) as { header: string; sources: string; entries: Map<string, unknown> };
+    if (kept.header === KEPT_HEADER && kept.sources === sources && kept.entries instanceof Map) return kept.entries;
+  } catch {
+    // none, or unreadable: everything is made again
+  }
+  return new Map();
+}
+
+/** Keeps them for the next build (beside the state; written whole, then renamed). */
+export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: ReadonlyMap<string, unknown>): void {
+  mkdirSync(stateDir(outDir), { recursive: true });
+  const temp = `${keptFile(outDir, kind)}.${process.pid}`;
+  writeFileSync(temp, serialize({ header: KEPT_HEADER, sources, entries }));
+  renameSync(temp, keptFile(outDir, kind));
+}
+
+/** Entries kept by the previous build, of which this one keeps those it used or made (toKeep). */
+export class KeptEntries<T> {
+  private used = new Map<string, T>();
+  private added = false;
+  constructor(private before: ReadonlyMap<string, unknown>) {}
+  get(key: string): T | undefined {
+    const value = this.before.get(key) as T | undefined;
+    if (value !== undefined) this.used.set(key, value);
+    return value;
+  }
+  set(key: string, value: T): void {
+    if (this.used.get(key) === value) return;
+    this.used.set(key, value);
+    this.added = true;
+  }
+  /** Lets every entry go (kept already): what asks later gets nothing and keeps nothing. */
+  forget(): void {
+    this.before = new Map();
+    this.used = new Map();
+    this.added = false;
+  }
+  /** The entries to keep for the next build; null when they are those the previous build kept. */
+  toKeep(): Map<string, T> | null {
+    return this.added || this.used.size !== this.before.size ? this.used : null;
+  }
 }

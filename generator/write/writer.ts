@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Content, OutputPlan } from '../pipeline/output-plan.ts';
 import { progress as showProgress } from '../pipeline/progress.ts';
 import type { ScheduleSink } from '../pipeline/schedule.ts';
-import { outputProblems, treeChanges } from './changes.ts';
+import { outputProblems, treeChanges, type TreeChanges } from './changes.ts';
 import { ensureRoot, lstatAt, writeIfChanged } from './files.ts';
 import { OutFolderError } from './guard.ts';
 import { prune } from './prune.ts';
@@ -81,13 +81,14 @@ export class SiteWriter implements ScheduleSink {
     this.previous = options.previous !== undefined ? options.previous : readState(outDir);
   }
 
-  /** Checks the folder (links and special files are refused before anything is written) and marks it in progress. */
-  open(plan: OutputPlan): void {
+  /** Checks the folder (links and special files are refused before anything is written) and marks it in progress.
+   *  looked: treeChanges of the previous state, found already (changes.ts treeChangesOffThread, while the site was planned). */
+  open(plan: OutputPlan, looked: TreeChanges | null = null): void {
     const { root, next } = this;
     const existed = lstatAt(root, '') !== undefined;
     // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
     const previous = existed ? this.previous : null;
-    const { altered, extras } = previous ? treeChanges(root, previous) : { altered: new Set<string>(), extras: [] };
+    const { altered, extras } = previous ? (looked ?? treeChanges(root, previous)) : { altered: new Set<string>(), extras: [] };
     const problems = outputProblems(root, previous, altered, extras);
     if (problems.length > 0) {
       const more = problems.length > SHOWN_PROBLEMS ? `, and ${problems.length - SHOWN_PROBLEMS} more` : '';

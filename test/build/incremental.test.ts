@@ -1,11 +1,14 @@
 // A rebuild of an unchanged release does nothing; a changed matrix rewrites
 // its own files, the pages that list it and the whole-release files, and
 // nothing else keeps anything but its mtime. Run as a user runs it.
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeRelease } from '../support/fixtures.ts';
+import { FIXTURE_IDS, makeRelease } from '../support/fixtures.ts';
+import { PROJECT_ROOT } from '../support/paths.ts';
+import { sourcesHash } from '../../generator/pipeline/fingerprint.ts';
+import { readKept } from '../../generator/write/state.ts';
 import { runCli } from '../support/run.ts';
 import { listFiles } from '../support/tree.ts';
 
@@ -57,5 +60,76 @@ describe('rebuilding', () => {
     expect(rewritten.filter((f) => !expected(f))).toEqual([]);
     // Other matrices keep everything.
     expect(rewritten.filter((f) => f.includes('MA0002') || f.includes('MA0074'))).toEqual([]);
+  }, 120_000);
+});
+
+// The folder as the previous build left it is checked on two threads (write/changes.ts): by both, with
+// the release unchanged (unchangedSiteShared), and on a worker while the site is planned after a change
+// (treeChangesOffThread). A file changed or added by hand is seen either way.
+describe('a file changed or added by hand', () => {
+  const data = makeRelease();
+  const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-by-hand-'));
+  const out = path.join(root, 'public');
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(data, { recursive: true, force: true });
+  });
+  const detail = path.join(out, 'api/v1/matrix/MA0004.1/index.json');
+  const extra = path.join(out, 'api/v1/matrix/MA0002.2/notes.txt');
+  const meddle = () => {
+    writeFileSync(detail, '{}');
+    writeFileSync(extra, 'mine');
+  };
+
+  it('is put back or removed, the release unchanged or changed', async () => {
+    await cli(data, out);
+    const bytes = readFileSync(detail, 'utf8');
+    meddle();
+    expect(await cli(data, out)).not.toMatch(/up to date/);
+    expect(readFileSync(detail, 'utf8')).toBe(bytes);
+    expect(existsSync(extra)).toBe(false);
+    // With a matrix changed too: the folder is looked at while the site is planned.
+    const file = path.join(data, 'matrices', 'MA0002.2.jaspar');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    meddle();
+    await cli(data, out);
+    expect(readFileSync(detail, 'utf8')).toBe(bytes);
+    expect(existsSync(extra)).toBe(false);
+  }, 120_000);
+});
+
+// What the reader made of unchanged input files is kept between builds
+// (dataset/parsed-files.ts, by content hash): an entry must never stand for
+// a file whose content, or whose row in matrices.csv, has changed since.
+describe('files parsed by an earlier build', () => {
+  const data = makeRelease();
+  const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-parsed-'));
+  const out = path.join(root, 'public');
+  afterAll(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  it('are used only while the file and its row are as they were', async () => {
+    // The fingerprint keeps (and the reader trusts) the hashes of files two seconds old.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await cli(data, out);
+    expect(readKept(out, 'parsed-files', sourcesHash(PROJECT_ROOT)).size).toBeGreaterThan(FIXTURE_IDS.length);
+    // A BED file's new lines are served, not those kept.
+    const bed = path.join(data, 'sites', 'MA0014.2.bed');
+    const lines = readFileSync(bed, 'utf8').split('\n');
+    writeFileSync(bed, `${lines.slice(1).join('\n')}`);
+    // Old enough for its new hash to be trusted: the entry kept under the old one must not be used.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await cli(data, out);
+    const served = listFiles(out).filter((f) => f.includes('MA0014.2') && f.endsWith('.bed'));
+    expect(served.length).toBeGreaterThan(0);
+    for (const f of served) expect(readFileSync(path.join(out, f), 'utf8')).toBe(readFileSync(bed, 'utf8'));
+    // A name changed in matrices.csv alone: the unchanged .jaspar file's header no longer agrees, and the build says so.
+    const csv = path.join(data, 'matrices.csv');
+    writeFileSync(csv, readFileSync(csv, 'utf8').replace(/^(MA0004\.1,MA0004,1,CORE,)([^,]+)/m, '$1Renamed'));
+    const r = await runCli(['--data', data, '--out', out, '--base-url', 'http://localhost:8080'], { timeout: 120_000 });
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/MA0004\.1\.jaspar:1: the header names the matrix .* but matrices\.csv says "Renamed"/);
   }, 120_000);
 });

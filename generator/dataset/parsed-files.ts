@@ -1,0 +1,52 @@
+// What the curated reader (curated.ts) made of a file in an earlier build,
+// by the file's content (issue 22: a one-matrix rebuild read and checked the
+// 2024 release's 5,278 matrix files and 281 BED files again, about 0.4 s of
+// CPU). A file is known by its real path and content hash as the build's
+// fingerprint found them (pipeline/fingerprint.ts: hashed in this build, or
+// kept from the previous one while its size, mtime, ctime and inode stay);
+// a file it did not hash, or hashed with another content, is read. Only what
+// a file gave without a problem is kept, under everything the result depends
+// on: a .jaspar file's counts with the id and name its header was checked
+// against, a BED file's text. The build keeps the entries it used beside its
+// state (write/state.ts), for the next build of the same generator sources.
+import type { Pfm } from './types.ts';
+
+export class ParsedFiles {
+  private readonly used = new Map<string, unknown>();
+  private added = false;
+
+  /** before: the entries the previous build kept; hashOf: a file's content hash by its real path, if this build's fingerprint has it. */
+  constructor(private readonly before: ReadonlyMap<string, unknown>, private readonly hashOf: (real: string) => string | undefined) {}
+
+  /** A matrix file's counts (read: readJaspar, for the file at real path `real`, checked against `id` and `name`). */
+  jaspar(real: string | null, id: string, name: string, read: () => Pfm | null): Pfm | null {
+    return this.through(real, `jaspar\0${id}\0${name}`, read);
+  }
+
+  /** A BED file's text as the reader returns it. */
+  bed(real: string | null, read: () => string | null): string | null {
+    return this.through(real, 'bed', read);
+  }
+
+  /** The entries to keep for the next build; null when they are those the previous build kept. */
+  toKeep(): Map<string, unknown> | null {
+    return this.added || this.used.size !== this.before.size ? this.used : null;
+  }
+
+  private through<T>(real: string | null, what: string, read: () => T | null): T | null {
+    const hash = real === null ? undefined : this.hashOf(real);
+    if (hash === undefined) return read();
+    const key = `${what}\0${hash}`;
+    if (this.before.has(key)) {
+      const value = this.before.get(key) as T;
+      this.used.set(key, value);
+      return value;
+    }
+    const value = read();
+    if (value !== null) {
+      this.used.set(key, value);
+      this.added = true;
+    }
+    return value;
+  }
+}
