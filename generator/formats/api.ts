@@ -12,7 +12,7 @@ import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, DOWNLOADS_PAGE, FAVICON, HOME, JASPAR_SITE, LIST, LIST_VALUE, SEARCH_PAGE, SITE_CSS, SITE_JS, indexDir, listDir, queryString, sitesPath,
 } from '../routes/paths.ts';
 import { toJson } from './json.ts';
-import { perRecord, perRecordWith } from './records.ts';
+import { lastRecord, perRecordWith } from './records.ts';
 import type { Format, FormatContext, Link, Nav, Resource } from './types.ts';
 
 export { SEARCH_PAGE, SITE_CSS as API_CSS, SITE_JS as API_JS };
@@ -225,13 +225,13 @@ ${logo}<figure>${reverseLogo(m)}<figcaption>Reverse complement · <a href="#logo
   return `${newer}<div class="matrix">${logos}${recordAnnotations(m)}</div>${counts}${downloads}${versionList}`;
 }
 
-// The parts of a matrix page drawn from its record alone, made once per record: a base id's page shows its latest
-// version's record again (plan/resources.ts planBaseId).
-const reverseLogo = perRecord(inlineLogo);
-const recordAnnotations = perRecord((m) => annotations(m));
+// The parts of a matrix page drawn from its record alone, kept for the last record: a base id's page shows its latest
+// version's record again, in the task right after (plan/resources.ts planBaseId).
+const reverseLogo = lastRecord(inlineLogo);
+const recordAnnotations = lastRecord((m) => annotations(m));
 
 /** The counts table's head and body. */
-const countsTable = perRecord((m) => {
+const countsTable = lastRecord((m) => {
   const head = Array.from({ length: m.pfm.A.length }, (_, i) => `<th scope="col">${i + 1}</th>`).join('');
   const body = BASES.map((b) => `<tr><th scope="row">${b}</th>${m.pfm[b].map((v) => `<td>${countText(v)}</td>`).join('')}</tr>`).join('');
   return `<thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody>`;

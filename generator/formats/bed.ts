@@ -6,8 +6,6 @@
 // release files are BED4 (chrom start end name) and most BED6: a file that
 // mixes them confuses BED readers, so blocks are padded to six columns with
 // "." (no score, no strand).
-import type { Matrix } from '../dataset/types.ts';
-import { perRecord } from './records.ts';
 import type { Format } from './types.ts';
 
 export const bed: Format = {
@@ -18,13 +16,10 @@ export const bed: Format = {
     if (resource.kind === 'detail') return resource.matrices[0]?.sites ?? '';
     return resource.matrices
       .filter((m) => m.sites !== null && m.sites !== '')
-      .map(bedBlock)
+      .map((m) => `# ${m.matrixId} ${m.name}\n${toBed6(m.sites!)}`)
       .join('');
   },
 };
-
-/** A record's block in a list: its name as a comment, then its sites in six columns. */
-const bedBlock = perRecord((m: Matrix) => `# ${m.matrixId} ${m.name}\n${toBed6(m.sites!)}`);
 
 function toBed6(sites: string): string {
   return sites.replace(/^(?![#]|track|browser)([^\n]+)$/gm, (line) => {

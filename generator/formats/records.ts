@@ -1,5 +1,5 @@
 // A record's text in a text format, made once per record: the text formats
-// (jaspar, pfm, transfac, meme, bed) print a list page as its records' texts
+// (jaspar, pfm, transfac, meme) print a list page as its records' texts
 // one after the other, and one record is on dozens of pages (every list view
 // it belongs to, at every page size, its versions, its detail and its base
 // id). Measured on the JASPAR 2024 release, rendered on one thread: the list
@@ -10,7 +10,12 @@
 // record), and by the release description for a text that prints it: a
 // render worker holds each record once (pipeline/wire.ts) and renders every
 // task that shows it with that one object. Records are never changed once
-// read, so the text of a record object never changes either.
+// read, so the text of a record object never changes either. A worker holds
+// at most about 6,000 records (wire.ts HELD), and their texts with them:
+// about 5 KB a record in these formats and the api pages' rows. BED blocks
+// are not kept (a record's sites are up to a few MB; rendering them again
+// costs little), nor the large parts of a matrix page: lastRecord keeps
+// those for the one record a base id's page shows again right after.
 import type { Matrix } from '../dataset/types.ts';
 
 /** render(m), made once per record. */
@@ -32,5 +37,14 @@ export function perRecordWith<W extends object>(render: (m: Matrix, w: W) => str
     let text = memo.get(m);
     if (text === undefined) memo.set(m, (text = render(m, w)));
     return text;
+  };
+}
+
+/** render(m), kept for the last record only: for a text that only the next task may ask for again (a base id's page after its latest version's). */
+export function lastRecord(render: (m: Matrix) => string): (m: Matrix) => string {
+  let last: { m: Matrix; text: string } | null = null;
+  return (m) => {
+    if (last?.m !== m) last = { m, text: render(m) };
+    return last.text;
   };
 }
