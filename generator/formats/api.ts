@@ -12,6 +12,7 @@ import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, DOWNLOADS_PAGE, FAVICON, HOME, JASPAR_SITE, LIST, LIST_VALUE, SEARCH_PAGE, SITE_CSS, SITE_JS, indexDir, listDir, queryString, sitesPath,
 } from '../routes/paths.ts';
 import { toJson } from './json.ts';
+import { lastRecord, perRecordWith } from './records.ts';
 import type { Format, FormatContext, Link, Nav, Resource } from './types.ts';
 
 export { SEARCH_PAGE, SITE_CSS as API_CSS, SITE_JS as API_JS };
@@ -157,14 +158,15 @@ function logoImg(src: string, m: Shown, height: number, attributes = '', alt = `
   return `<img${attributes} src="${escapeHtml(src)}" alt="${escapeHtml(alt)}" width="${width}" height="${height}"`;
 }
 
+/** A record's row in the list pages' table, made once per record and context (formats/records.ts: a record is on dozens of pages). */
+const matrixRow = perRecordWith((m: Shown, context: FormatContext) => {
+  const href = escapeHtml(context.detailHref(m.matrixId));
+  return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${listLink('collection', m.collection)}</td><td>${listLink('tax_group', m.taxGroup)}</td><td>${speciesLinks(m)}</td><td class="logo-cell"><a href="${href}" tabindex="-1">${logoImg(context.logoHref(m.matrixId), m, 60)} loading="lazy"></a></td></tr>`;
+});
+
 function matrixTable(resource: Resource, context: FormatContext): string {
   if (resource.kind === 'detail' || resource.matrices.length === 0) return '';
-  const rows = resource.matrices
-    .map((m) => {
-      const href = escapeHtml(context.detailHref(m.matrixId));
-      return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${listLink('collection', m.collection)}</td><td>${listLink('tax_group', m.taxGroup)}</td><td>${speciesLinks(m)}</td><td class="logo-cell"><a href="${href}" tabindex="-1">${logoImg(context.logoHref(m.matrixId), m, 60)} loading="lazy"></a></td></tr>`;
-    })
-    .join('');
+  const rows = resource.matrices.map((m) => matrixRow(m, context)).join('');
   return `<table class="matrices"><caption>Matrices on this page</caption><thead><tr><th scope="col">Matrix</th><th scope="col">Name</th><th scope="col">Collection</th><th scope="col">Taxon</th><th scope="col">Species</th><th scope="col">Logo</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -197,8 +199,6 @@ function matrixDetail(resource: Resource, context: FormatContext): string {
   const m = resource.matrices[0];
   const id = escapeHtml(m.matrixId);
   const width = m.pfm.A.length;
-  const head = Array.from({ length: width }, (_, i) => `<th scope="col">${i + 1}</th>`).join('');
-  const body = BASES.map((b) => `<tr><th scope="row">${b}</th>${m.pfm[b].map((v) => `<td>${countText(v)}</td>`).join('')}</tr>`).join('');
   const versions = resource.nav.versions ?? [];
   const latest = versions[versions.length - 1];
   const newer = latest && latest.label !== m.matrixId && resource.nav.request.includes(`/${m.matrixId}/`)
@@ -209,10 +209,10 @@ function matrixDetail(resource: Resource, context: FormatContext): string {
     : '';
   const logos = `<section class="logos" aria-labelledby="logos">
 <h2 id="logos">Sequence logos</h2>
-${logo}<figure>${inlineLogo(m)}<figcaption>Reverse complement · <a href="#logos" download="${id}.rc.svg" data-svg-download hidden>Download SVG</a></figcaption></figure>
+${logo}<figure>${reverseLogo(m)}<figcaption>Reverse complement · <a href="#logos" download="${id}.rc.svg" data-svg-download hidden>Download SVG</a></figcaption></figure>
 </section>`;
   const counts = `<section aria-labelledby="counts"><h2 id="counts">Counts</h2>
-<p class="muted scroll-cue" hidden>${width} positions: the table scrolls sideways.</p><div class="scroll" tabindex="0" role="region" aria-label="Counts of ${id}"><table class="pfm"><caption>Counts of ${id}</caption><thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody></table></div></section>`;
+<p class="muted scroll-cue" hidden>${width} positions: the table scrolls sideways.</p><div class="scroll" tabindex="0" role="region" aria-label="Counts of ${id}"><table class="pfm"><caption>Counts of ${id}</caption>${countsTable(m)}</table></div></section>`;
   const files = resource.nav.formats
     .filter((f) => f.format !== 'api' && DOWNLOAD_EXTENSIONS[f.format] && (f.format !== 'bed' || m.sites !== null))
     .map((f) => `<li>${a(f.href, DOWNLOAD_LABELS[f.format], ` download="${id}.${DOWNLOAD_EXTENSIONS[f.format]}"`)}</li>`)
@@ -222,11 +222,23 @@ ${logo}<figure>${inlineLogo(m)}<figcaption>Reverse complement · <a href="#logos
   const versionList = versions.length
     ? `<section aria-labelledby="versions"><h2 id="versions">Versions</h2><p>${links(versions, m.matrixId)}${versions.length > 1 ? ` · the latest is ${escapeHtml(latest.label)}` : ''}</p></section>`
     : '';
-  return `${newer}<div class="matrix">${logos}${annotations(m, context)}</div>${counts}${downloads}${versionList}`;
+  return `${newer}<div class="matrix">${logos}${recordAnnotations(m)}</div>${counts}${downloads}${versionList}`;
 }
 
+// The parts of a matrix page drawn from its record alone, kept for the last record: a base id's page shows its latest
+// version's record again, in the task right after (plan/resources.ts planBaseId).
+const reverseLogo = lastRecord(inlineLogo);
+const recordAnnotations = lastRecord((m) => annotations(m));
+
+/** The counts table's head and body. */
+const countsTable = lastRecord((m) => {
+  const head = Array.from({ length: m.pfm.A.length }, (_, i) => `<th scope="col">${i + 1}</th>`).join('');
+  const body = BASES.map((b) => `<tr><th scope="row">${b}</th>${m.pfm[b].map((v) => `<td>${countText(v)}</td>`).join('')}</tr>`).join('');
+  return `<thead><tr><th scope="col">Base</th>${head}</tr></thead><tbody>${body}</tbody>`;
+});
+
 /** The release's annotations of a matrix, linked where a list, a search or another database has more; empty ones are left out. */
-function annotations(m: Shown, context: FormatContext): string {
+function annotations(m: Shown): string {
   const searchLinks = (values: string[]) => values.map((v) => a(searchHref(v), v)).join('; ');
   const pfm = m.pfm;
   const rows: [string, string][] = [
@@ -246,7 +258,6 @@ function annotations(m: Shown, context: FormatContext): string {
     ['Information content', `${totalInformation(pfm).toFixed(2)} bits`],
     ['Consensus', `<code class="consensus">${consensus(pfm)}</code>`],
   ];
-  void context;
   const items = rows.filter(([, value]) => value !== '').map(([key, value]) => `<dt>${key}</dt><dd>${value}</dd>`).join('');
   return `<dl class="annotations">${items}</dl>`;
 }

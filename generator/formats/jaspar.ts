@@ -2,6 +2,7 @@
 // by one space + " ]" (JASPAR's _print_matrix_data, format='jaspar').
 import { BASES, type Matrix } from '../dataset/types.ts';
 import { pyFixedWidth } from '../dataset/numbers.ts';
+import { perRecord } from './records.ts';
 import type { Format } from './types.ts';
 
 export function jasparRecord(m: Matrix): string {
@@ -12,9 +13,11 @@ export function jasparRecord(m: Matrix): string {
   return text;
 }
 
+const jasparText = perRecord(jasparRecord);
+
 export const jaspar: Format = {
   id: 'jaspar',
   mediaType: 'text/jaspar; charset=utf-8',
   extension: 'jaspar.txt',
-  render: (resource) => resource.matrices.map(jasparRecord).join(''),
+  render: (resource) => resource.matrices.map(jasparText).join(''),
 };

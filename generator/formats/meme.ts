@@ -6,6 +6,7 @@
 // line and a blank line.
 import { BASES, type Matrix, type ReleaseInfo } from '../dataset/types.ts';
 import { pyFixed } from '../dataset/numbers.ts';
+import { perRecordWith } from './records.ts';
 import type { Format } from './types.ts';
 
 export const MEME_HEADER = 'MEME version 4\n\nALPHABET= ACGT\n\nstrands: + -\n\nBackground letter frequencies\nA 0.25 C 0.25 G 0.25 T 0.25\n\n';
@@ -26,9 +27,11 @@ export function memeRecord(m: Matrix, release: ReleaseInfo): string {
   return text;
 }
 
+const memeText = perRecordWith(memeRecord);
+
 export const meme: Format = {
   id: 'meme',
   mediaType: 'text/meme; charset=utf-8',
   extension: 'meme.txt',
-  render: (resource, { release }) => MEME_HEADER + resource.matrices.map((m) => memeRecord(m, release)).join(''),
+  render: (resource, { release }) => MEME_HEADER + resource.matrices.map((m) => memeText(m, release)).join(''),
 };

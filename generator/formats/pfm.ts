@@ -2,6 +2,7 @@
 // "%6.2f" counts joined by one space (format='pfm').
 import { BASES, type Matrix } from '../dataset/types.ts';
 import { pyFixedWidth } from '../dataset/numbers.ts';
+import { perRecord } from './records.ts';
 import type { Format } from './types.ts';
 
 export function pfmRecord(m: Matrix): string {
@@ -10,9 +11,11 @@ export function pfmRecord(m: Matrix): string {
   return text;
 }
 
+const pfmText = perRecord(pfmRecord);
+
 export const pfm: Format = {
   id: 'pfm',
   mediaType: 'text/pfm; charset=utf-8',
   extension: 'pfm.txt',
-  render: (resource) => resource.matrices.map(pfmRecord).join(''),
+  render: (resource) => resource.matrices.map(pfmText).join(''),
 };

@@ -5,6 +5,7 @@
 // JASPAR 2024 TRANSFAC bundles.
 import { BASES, type Matrix, type ReleaseInfo } from '../dataset/types.ts';
 import { pyRepr } from '../dataset/numbers.ts';
+import { perRecordWith } from './records.ts';
 import type { Format } from './types.ts';
 
 export function transfacRecord(m: Matrix, release: ReleaseInfo): string {
@@ -23,9 +24,11 @@ export function transfacRecord(m: Matrix, release: ReleaseInfo): string {
   return text;
 }
 
+const transfacText = perRecordWith(transfacRecord);
+
 export const transfac: Format = {
   id: 'transfac',
   mediaType: 'text/transfac; charset=utf-8',
   extension: 'transfac.txt',
-  render: (resource, { release }) => resource.matrices.map((m) => transfacRecord(m, release)).join(''),
+  render: (resource, { release }) => resource.matrices.map((m) => transfacText(m, release)).join(''),
 };

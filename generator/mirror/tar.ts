@@ -84,31 +84,29 @@ export function paxRecord(key: string, value: string): string {
 }
 
 function ustarHeader(path: UstarName, typeflag: string, mode: number, size: number, mtime: number): Buffer {
-  const h = Buffer.alloc(BLOCK);
-  h.write(path.name, 0, 100, 'ascii');
-  octal(h, 100, 8, mode);
-  octal(h, 108, 8, 0); // uid
-  octal(h, 116, 8, 0); // gid
-  octal(h, 124, 12, size);
-  octal(h, 136, 12, mtime);
-  h.write(typeflag, 156, 1, 'ascii');
-  h.write('ustar\0', 257, 6, 'ascii');
-  h.write('00', 263, 2, 'ascii');
-  // uname and gname stay empty: owners are numeric (0:0), as `tar --numeric-owner` writes them.
-  octal(h, 329, 8, 0); // devmajor
-  octal(h, 337, 8, 0); // devminor
-  h.write(path.prefix, 345, 155, 'ascii');
+  // The block as one string of ASCII (ustar names are ASCII here: splitUstar, fallbackName), made a Buffer once:
+  // a write per field cost about a microsecond each, for 285,000 headers.
+  const head = `${field(path.name, 100)}${octal(mode, 8)}${octal(0, 8)}${octal(0, 8)}${octal(size, 12)}${octal(mtime, 12)}`; // name, mode, uid, gid, size, mtime
+  // linkname empty; magic and version; uname and gname stay empty: owners are numeric (0:0), as `tar --numeric-owner` writes them; devmajor, devminor.
+  const tail = `${typeflag}${NULS.slice(0, 100)}ustar\u000000${NULS.slice(0, 64)}${octal(0, 8)}${octal(0, 8)}${field(path.prefix, 155)}${NULS.slice(0, 12)}`;
   // Checksum: the byte sum with the checksum field read as eight spaces.
-  h.fill(0x20, 148, 156);
-  let sum = 0;
-  for (const byte of h) sum += byte;
-  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 8, 'ascii');
-  return h;
+  let sum = 8 * 0x20;
+  for (let i = 0; i < head.length; i++) sum += head.charCodeAt(i);
+  for (let i = 0; i < tail.length; i++) sum += tail.charCodeAt(i);
+  return Buffer.from(`${head}${sum.toString(8).padStart(6, '0')}\u0000 ${tail}`, 'latin1');
+}
+
+const NULS = '\u0000'.repeat(155);
+
+/** Text in a field of `width` bytes, NUL-padded (never longer: the callers cut names to fit). */
+function field(text: string, width: number): string {
+  if (text.length > width) throw new Error(`"${text}" does not fit a ${width}-byte tar field`);
+  return text + NULS.slice(0, width - text.length);
 }
 
 /** An octal number in `width` bytes: width-1 digits, zero-padded, then NUL. */
-function octal(h: Buffer, offset: number, width: number, value: number): void {
+function octal(value: number, width: number): string {
   const digits = value.toString(8);
   if (digits.length > width - 1) throw new Error(`${value} does not fit a ${width}-byte tar field`);
-  h.write(`${digits.padStart(width - 1, '0')}\0`, offset, width, 'ascii');
+  return `${digits.padStart(width - 1, '0')}\u0000`;
 }

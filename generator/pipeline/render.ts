@@ -2,9 +2,9 @@
 // resource in each of its formats, or a logo. The format context is built
 // here, in one place, because a worker has to rebuild it from data (a
 // function cannot be sent to another thread).
-import type { Pfm, ReleaseInfo } from '../dataset/types.ts';
+import type { Matrix, Pfm, ReleaseInfo } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
-import type { FormatContext, Resource } from '../formats/types.ts';
+import { PyFloat, type FormatContext, type Json, type Resource } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
 import { withFormat } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
@@ -37,5 +37,45 @@ export function renderTask(task: WireTask, contexts: readonly FormatContext[]): 
   if (task.kind === 'logo') return [renderLogoSvg(task.pfm)];
   const context = contexts[task.part];
   if (!context) throw new Error('an OutputPlan needs the release description and the site\'s layout to render resources');
-  return task.formats.map((format, i) => FORMATS[format].render(task.resources[i], context));
+  const texts = sameDetail(task, context);
+  return task.formats.map((format, i) => {
+    if (texts === null || format === 'api') return FORMATS[format].render(task.resources[i], context);
+    let text = texts.get(format);
+    if (text === undefined) texts.set(format, (text = FORMATS[format].render(task.resources[i], context)));
+    return text;
+  });
+}
+
+/**
+ * A base id answers with its latest version (plan/resources.ts planBaseId),
+ * and its task comes right after that version's: in every format but api
+ * (whose page names its own folder and request) its files are that
+ * version's bytes, one in nine files of a release's details. The texts of
+ * the last detail task rendered are kept, and the next detail task takes
+ * them instead of rendering again when every format but api reads the same
+ * there: the same record object (a worker holds each record as one object,
+ * pipeline/wire.ts), the same context (release and layout) and an equal JSON
+ * body. A base id whose task lands in another batch or worker is rendered,
+ * to the same bytes.
+ */
+let lastDetail: { record: Matrix; context: FormatContext; body: Json; texts: Map<FormatId, string> } | null = null;
+
+function sameDetail(task: Extract<WireTask, { kind: 'resource' }>, context: FormatContext): Map<FormatId, string> | null {
+  const first = task.resources[0];
+  if (first === undefined || first.kind !== 'detail' || first.matrices.length !== 1) return null;
+  if (task.resources.some((r) => r.body !== first.body || r.matrices !== first.matrices)) return null;
+  const record = first.matrices[0];
+  if (lastDetail === null || lastDetail.record !== record || lastDetail.context !== context || !sameJson(lastDetail.body, first.body)) lastDetail = { record, context, body: first.body, texts: new Map() };
+  return lastDetail.texts;
+}
+
+/** Equal JSON values (a PyFloat equal to a PyFloat of the same value, keys in the same order: what the formats print). */
+function sameJson(a: Json, b: Json): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (a instanceof PyFloat || b instanceof PyFloat) return a instanceof PyFloat && b instanceof PyFloat && Object.is(a.value, b.value);
+  if (Array.isArray(a) || Array.isArray(b)) return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && sameJson(a[k], b[k]));
 }

@@ -72,8 +72,9 @@ export function decodeTask(bytes: Uint8Array, matrices: ReadonlyMap<number, Matr
   const task = deserialize(bytes) as WireTask;
   if (task.kind === 'resource') {
     const memo = new Map<object, unknown>();
+    const seen = new Set<object>();
     for (const r of task.resources) {
-      r.body = untag(r.body, memo) as Json;
+      r.body = untag(r.body, seen) as Json;
       r.matrices = records(r.matrices as unknown as number[], matrices, memo);
     }
   }
@@ -101,40 +102,53 @@ function records(ids: number[], matrices: ReadonlyMap<number, Matrix>, memo: Map
   return list;
 }
 
+/**
+ * The value with every PyFloat tagged: a copy of the objects and arrays on the way to a PyFloat, every other
+ * object as it is (a list page's results hold none: 78 MB of them in the 2024 release's tasks were copied
+ * before they were serialized, for nothing). memo: each object once (shared objects stay shared).
+ */
 function tag(value: Json, memo: Map<object, unknown>): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof PyFloat) return { [TAG]: value.value };
   const seen = memo.get(value);
   if (seen !== undefined) return seen;
-  let out: unknown;
+  let out: unknown = value;
   if (Array.isArray(value)) {
-    out = value.map((v) => tag(v, memo));
+    for (let i = 0; i < value.length; i++) {
+      const t = tag(value[i], memo);
+      if (t === value[i]) continue;
+      if (out === value) out = value.slice();
+      (out as unknown[])[i] = t;
+    }
   } else {
-    const o: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) o[k] = tag(value[k], memo);
-    out = o;
+    for (const k of Object.keys(value)) {
+      const t = tag(value[k], memo);
+      if (t === value[k]) continue;
+      if (out === value) out = { ...value };
+      (out as Record<string, unknown>)[k] = t;
+    }
   }
   memo.set(value, out);
   return out;
 }
 
-function untag(value: unknown, memo: Map<object, unknown>): unknown {
+/** Every tagged PyFloat made a PyFloat again, in place: the value was just deserialized, and is this task's alone. seen: each object once. */
+function untag(value: unknown, seen: Set<object>): unknown {
   if (value === null || typeof value !== 'object') return value;
-  const seen = memo.get(value);
-  if (seen !== undefined) return seen;
-  let out: unknown;
+  if (TAG in value) return new PyFloat((value as Record<string, number>)[TAG]);
+  if (seen.has(value)) return value;
+  seen.add(value);
   if (Array.isArray(value)) {
-    out = value.map((v) => untag(v, memo));
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (v !== null && typeof v === 'object') value[i] = untag(v, seen);
+    }
   } else {
     const o = value as Record<string, unknown>;
-    if (TAG in o) {
-      out = new PyFloat(o[TAG] as number);
-    } else {
-      const r: Record<string, unknown> = {};
-      for (const k of Object.keys(o)) r[k] = untag(o[k], memo);
-      out = r;
+    for (const k of Object.keys(o)) {
+      const v = o[k];
+      if (v !== null && typeof v === 'object') o[k] = untag(v, seen);
     }
   }
-  memo.set(value as object, out);
-  return out;
+  return value;
 }

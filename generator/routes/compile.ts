@@ -112,6 +112,17 @@ export function compileRoute(source: string, patterns: Readonly<Record<string, s
     if (!layout) throw new Error(`route "${source}" is an output folder in shard folders; pass the site's layout`);
     return layout;
   };
+  // Each optional part's parameters, found once: every href and output path of the site is built here (1.4 s of the
+  // 2024 release's 15 s of rendering when found on each call).
+  const optionalParams = new Map<Part, string[]>();
+  const findOptional = (list: readonly Part[]): void => {
+    for (const p of list) {
+      if (!('optional' in p)) continue;
+      optionalParams.set(p, paramsOf(p.optional));
+      findOptional(p.optional);
+    }
+  };
+  findOptional(parts);
   const write = (list: readonly Part[], values: Readonly<Record<string, string | number | undefined>>, layout: Layout | undefined): string => {
     let out = '';
     for (const p of list) {
@@ -123,7 +134,7 @@ export function compileRoute(source: string, patterns: Readonly<Record<string, s
       } else if ('shard' in p) {
         const l = needsLayout(layout);
         if (l[p.by]) out += `${String(values[p.shard]).slice(0, l.shard)}/`;
-      } else if (paramsOf(p.optional).every((name) => values[name] !== undefined)) out += write(p.optional, values, layout);
+      } else if (optionalParams.get(p)!.every((name) => values[name] !== undefined)) out += write(p.optional, values, layout);
     }
     return out;
   };

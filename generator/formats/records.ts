@@ -1,0 +1,57 @@
+// A record's text in a text format, made once per record: the text formats
+// (jaspar, pfm, transfac, meme) print a list page as its records' texts
+// one after the other, and one record is on dozens of pages (every list view
+// it belongs to, at every page size, its versions, its detail and its base
+// id). Measured on the JASPAR 2024 release, rendered on one thread: the list
+// pages in these formats took 3.4 s of 15.2 s, almost all of it printing the
+// same records again.
+//
+// The memo is keyed by the record object (a WeakMap: it goes with the
+// record), and by the release description for a text that prints it: a
+// render worker holds each record once (pipeline/wire.ts) and renders every
+// task that shows it with that one object. Records are never changed once
+// read, so the text of a record object never changes either. A worker holds
+// at most about 6,000 records (wire.ts HELD), and their texts with them:
+// about 5 KB a record in these formats and the api pages' rows. BED blocks
+// are not kept (a record's sites are up to a few MB; rendering them again
+// costs little), nor the large parts of a matrix page: lastRecord keeps
+// those for the one record a base id's page shows again right after.
+import type { Matrix } from '../dataset/types.ts';
+
+/** render(m), made once per record. */
+export function perRecord(render: (m: Matrix) => string): (m: Matrix) => string {
+  const memo = new WeakMap<Matrix, string>();
+  return (m) => {
+    let text = memo.get(m);
+    if (text === undefined) memo.set(m, (text = flat(render(m))));
+    return text;
+  };
+}
+
+/** render(m, with), made once per record and second argument (the release description: compared by identity). */
+export function perRecordWith<W extends object>(render: (m: Matrix, w: W) => string): (m: Matrix, w: W) => string {
+  const memos = new WeakMap<W, WeakMap<Matrix, string>>();
+  return (m, w) => {
+    let memo = memos.get(w);
+    if (memo === undefined) memos.set(w, (memo = new WeakMap()));
+    let text = memo.get(m);
+    if (text === undefined) memo.set(m, (text = flat(render(m, w))));
+    return text;
+  };
+}
+
+/** render(m), kept for the last record only: for a text that only the next task may ask for again (a base id's page after its latest version's). */
+export function lastRecord(render: (m: Matrix) => string): (m: Matrix) => string {
+  let last: { m: Matrix; text: string } | null = null;
+  return (m) => {
+    if (last?.m !== m) last = { m, text: render(m) };
+    return last.text;
+  };
+}
+
+/**
+ * The text as one flat string. A text made by concatenation (`+=`, template literals) is in V8 a tree of
+ * its pieces (a cons string), and kept, it keeps every piece: dozens a record. A JSON round trip makes a flat
+ * copy, exactly (lone surrogates included), in about a microsecond for a record's text.
+ */
+const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
