@@ -475,11 +475,16 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
   const salt = hashOf(sources, base, ...linksKey(options));
   // Plan: every output path, with its content or the task that renders it.
-  const { plan, report } = planSite(options, { state, salt });
+  let planned: { plan: OutputPlan; report: PlanReport } | null = planSite(options, { state, salt });
+  const report = planned.report;
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
-  const written = await renderInto(plan, writer, { salt, workers: options.workers });
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers });
+  // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
+  // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
+  // through the archives otherwise, the longest step of a large build.
+  planned = null;
   const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
