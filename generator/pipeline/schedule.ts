@@ -42,7 +42,8 @@ const BATCH_TASKS = 48;
 /** A batch also ends once its files show this many records (a record in each format counted once): its
  *  files come back as one buffer, and a worker has two in flight. 48 list pages of 1,000 records are
  *  about 300 MB of files; the 10x synthetic release's unfiltered list has 53 of them, one after the
- *  other, and its peak RSS was 2.7 GB while they were rendered. A list page of ten records in nine
+ *  other, early in the render. Its peak RSS came then: 2.7 GB without this cap, 2.1-2.5 GB with it (two
+ *  runs at load 10-16: the peak at the render's start is not this cap's alone). A list page of ten records in nine
  *  formats weighs 90: most batches end at 48 tasks as before. */
 const BATCH_RECORDS = 6_000;
 
