@@ -454,6 +454,16 @@ export async function writeSite(plan: OutputPlan, outDir: string, options: Sched
   return report;
 }
 
+/** The largest file GitHub accepts in a repository (its releases take 2 GB). */
+export const GITHUB_FILE_LIMIT = 100 * 1000 * 1000;
+
+/** What a build says of an archive over GitHub's limit a file (a release ten times JASPAR's makes one of about 900 MB):
+ *  it is written all the same, and serves from any other host. */
+export function oversizedArchive(file: string, bytes: number): string | null {
+  if (bytes <= GITHUB_FILE_LIMIT) return null;
+  return `${file} is ${(bytes / 1e6).toFixed(1)} MB, over the ${GITHUB_FILE_LIMIT / 1e6} MB a file GitHub accepts in a repository: publish it as a GitHub release asset (up to 2 GB) or from a host without that limit (Netlify, S3), or keep the site's folder out of git`;
+}
+
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;
@@ -495,17 +505,23 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   // Plan: every output path, with its content or the task that renders it.
-  const { plan, report } = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
+  let planned: { plan: OutputPlan; report: PlanReport } | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
+  const report = planned.report;
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
-  const written = await renderInto(plan, writer, { salt, workers: options.workers }, looked);
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked);
+  // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
+  // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
+  // through the archives otherwise, the longest step of a large build.
+  planned = null;
   const cpuWritten = cpuAt();
   // Offline mirror (issue 7): archive + manifest of the written site; kept when unchanged. Not in a compact
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
   // One archive per release (each under GitHub's 100 MB a file): the site's root without the other releases' sites, and each of those.
   const others = report.releases.filter((r) => !r.default).map((r) => releasePrefix(r.year).slice(0, -1));
   const archiveMembers = { made: 0, reused: 0 };
+  const archiveNotes: string[] = [];
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
     // After an incremental write, each archive reuses the members whose files the writer did not write
@@ -515,12 +531,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
       archiveMembers.reused += m.reused ?? 0;
+      const note = oversizedArchive(scopeFiles(scope).archive, m.archiveBytes);
+      if (note) archiveNotes.push(note);
     }
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
   const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
-  const done: PlanReport = { ...report, files: written.files, bytes: written.bytes };
+  const done: PlanReport = { ...report, files: written.files, bytes: written.bytes, notes: [...report.notes, ...archiveNotes] };
   // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
   keepHashes();

@@ -39,6 +39,16 @@ export interface ScheduleSink {
  *  and a rebuild after a one-matrix change renders about 70 of 47,791 (issue 22). */
 const WORKER_THRESHOLD = 2_000;
 const BATCH_TASKS = 48;
+/** A batch also ends once its files show this many records (a record in each format counted once): its
+ *  files come back as one buffer, and a worker has two in flight. 48 list pages of 1,000 records are
+ *  about 300 MB of files; the 10x synthetic release's unfiltered list has 53 of them, one after the
+ *  other, early in the render. Its peak RSS came then: 2.7 GB without this cap, 2.1-2.5 GB with it (two
+ *  runs at load 10-16: the peak at the render's start is not this cap's alone). A list page of ten records in nine
+ *  formats weighs 90: most batches end at 48 tasks as before. */
+const BATCH_RECORDS = 6_000;
+
+/** What a task's files weigh, about: the records they show, once in each format. */
+const recordsShown = (task: WireTask): number => (task.kind === 'logo' ? 1 : task.resources.reduce((n, r) => n + r.matrices.length, 0));
 
 /** Renders every task of the plan not reused and hands every file to the sink. */
 export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sink: ScheduleSink): Promise<{ rendered: number; reused: number }> {
@@ -78,6 +88,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
     const inFlight = new Set<Promise<void>>();
     let batch: Buffer[] = [];
     let batchPaths: string[] = [];
+    let batchRecords = 0;
     const dispatch = async () => {
       if (batch.length === 0) return;
       while (pool!.busy() && nextEager < eager.length) writeEager();
@@ -97,6 +108,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       if (forget) pool!.forget();
       batch = [];
       batchPaths = [];
+      batchRecords = 0;
     };
 
     for (let i = 0; i < plan.tasks.length; i++) {
@@ -129,7 +141,8 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         if (pool && bytes) {
           batch.push(bytes);
           batchPaths.push(...w.paths);
-          if (batch.length >= BATCH_TASKS) await dispatch();
+          batchRecords += recordsShown(w);
+          if (batch.length >= BATCH_TASKS || batchRecords >= BATCH_RECORDS) await dispatch();
         } else renderHere(w);
       }
     }

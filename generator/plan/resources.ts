@@ -148,57 +148,66 @@ export function byBaseId(matrices: readonly Matrix[]): Map<string, Matrix[]> {
  * (edge/render-missing.ts).
  */
 export function planBaseId(baseId: string, unsorted: readonly Matrix[], base: string, layout: Layout, links: LinkStyle = 'query'): PlannedResource[] {
-  const planned: PlannedResource[] = [];
   const versions = [...unsorted].sort((a, b) => a.version - b.version);
-  const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(layout, v.matrixId)) }));
-  const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(layout, baseId)) };
-  const ids = versions.map((v) => v.matrixId).join(',');
-  // Resources are built when asked for (once per build, when rendered), not held.
-  for (const m of versions) {
-    planned.push({
-      dir: detailDir(layout, m.matrixId),
-      get resource() {
-        return detailResource(m, base, layout, links, versionLinks, versionsCrumb);
-      },
-      // The page links the base id's other versions by id.
-      get key() {
-        return `detail ${matrixDigest(m)} ${ids}`;
-      },
-    });
-  }
+  const group: BaseIdGroup = { baseId, versions, base, layout, links };
   // A base id without a version answers with its latest version.
-  const latest = versions[versions.length - 1];
-  planned.push({
-    dir: detailDir(layout, baseId),
-    get resource() {
-      return detailResource(latest, base, layout, links, versionLinks, versionsCrumb, { request: ROUTES.base.build({ base_id: baseId }), dir: detailDir(layout, baseId) });
-    },
-    get key() {
-      return `latest ${matrixDigest(latest)} ${ids}`;
-    },
-  });
-  planned.push({
-    dir: versionsDir(layout, baseId),
-    get resource(): Resource {
-      return {
-        kind: 'versions',
-        body: { count: versions.length, results: versions.map((v) => listItem(v, base, layout, links)) },
-        matrices: versions,
-        nav: {
-          title: `${baseId} versions`,
-          dir: versionsDir(layout, baseId),
-          request: apiPageUrl(ROUTES.versions.build({ base_id: baseId })),
-          formats: formatLinks(versionsDir(layout, baseId)),
-          breadcrumbs: [LIST_CRUMB, versionsCrumb],
-          ...navRoot(base),
-        },
-      };
-    },
-    get key() {
-      return `versions ${digestsOf(versions)}`;
-    },
-  });
-  return planned;
+  return [
+    ...versions.map((m) => new BaseIdResource(group, 'detail', m, detailDir(layout, m.matrixId))),
+    new BaseIdResource(group, 'latest', versions[versions.length - 1], detailDir(layout, baseId)),
+    new BaseIdResource(group, 'versions', null, versionsDir(layout, baseId)),
+  ];
+}
+
+/** What the resources of one base id share (planBaseId). */
+interface BaseIdGroup {
+  baseId: string;
+  /** By version. */
+  versions: Matrix[];
+  base: string;
+  layout: Layout;
+  links: LinkStyle;
+}
+
+/**
+ * A version's detail, the base id's (its latest version) or its versions.
+ * Resources are built when asked for (once per build, when rendered), not
+ * held; the plan holds every one until it is rendered (34,000 for the 3x
+ * synthetic release), so the class's getters build them: no closures or
+ * links of each resource's own (740 bytes a resource as object literals
+ * with getters).
+ */
+class BaseIdResource implements PlannedResource {
+  constructor(private readonly group: BaseIdGroup, private readonly kind: 'detail' | 'latest' | 'versions', private readonly matrix: Matrix | null, readonly dir: string) {}
+
+  get resource(): Resource {
+    const { baseId, versions, base, layout, links } = this.group;
+    const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(layout, baseId)) };
+    if (this.kind !== 'versions') {
+      const versionLinks: Link[] = versions.map((v) => ({ label: v.matrixId, href: pageHref(detailDir(layout, v.matrixId)) }));
+      const at = this.kind === 'latest' ? { request: ROUTES.base.build({ base_id: baseId }), dir: detailDir(layout, baseId) } : undefined;
+      return detailResource(this.matrix!, base, layout, links, versionLinks, versionsCrumb, at);
+    }
+    return {
+      kind: 'versions',
+      body: { count: versions.length, results: versions.map((v) => listItem(v, base, layout, links)) },
+      matrices: versions,
+      nav: {
+        title: `${baseId} versions`,
+        dir: versionsDir(layout, baseId),
+        request: apiPageUrl(ROUTES.versions.build({ base_id: baseId })),
+        formats: formatLinks(versionsDir(layout, baseId)),
+        breadcrumbs: [LIST_CRUMB, versionsCrumb],
+        ...navRoot(base),
+      },
+    };
+  }
+
+  // A version's page links the base id's other versions by id.
+  get key(): string {
+    const { versions } = this.group;
+    if (this.kind === 'versions') return `versions ${digestsOf(versions)}`;
+    return `${this.kind} ${matrixDigest(this.matrix!)} ${versions.map((v) => v.matrixId).join(',')}`;
+  }
 }
 
 /** `at`: where a base id answers with its latest version (its public URL and its own folder). */
@@ -258,28 +267,70 @@ export function listPageNav(filters: Filters, pageSize: number, page: Page<unkno
 /** The pages of one list view (filters + page size); `matrices`: the view's, in list order (views.ts viewMatrices). */
 export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string, layout: Layout, choices?: NonNullable<Nav['view']>['choices'], links: LinkStyle = 'query'): PlannedResource[] {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
-  const formats = listViewFormats(pageSize, filters);
-  const dir = (n: number) => listDir(n, pageSize, filters);
-  return paginate(matrices, pageSize).map((page) => ({
-    dir: dir(page.number),
-    // Built each time it is asked for (once per build, when the page is
-    // rendered), not held: the pages of every view at every page size repeat
-    // each matrix's list item dozens of times (160 MB for the 2024 release).
-    get resource(): Resource {
-      return {
-        kind: 'list',
-        // next/previous depend on the requested format: withFormat() fills them in.
-        body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout, links)) },
-        matrices: page.items,
-        nav: listPageNav(filters, pageSize, page, base, choices),
-      };
-    },
-    neighbours: { previous: page.previous, next: page.next, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters, links) },
-    // A page is what its items are, where it lies in its view, and the view's size: adding a
-    // matrix changes the pages it moves items across and every page's count, no other.
-    get key() {
-      return `list ${pageSize} ${JSON.stringify(filters)} ${JSON.stringify(choices ?? null)} ${page.number}/${page.last} ${matrices.length} ${digestsOf(page.items)}`;
-    },
-    ...(isDefault ? {} : { formats }),
-  }));
+  const view: PagedView = { matrices, pageSize, filters, base, layout, choices, links, formats: isDefault ? undefined : listViewFormats(pageSize, filters) };
+  return paginate(matrices, pageSize).map((page) => new ListPage(view, page.number, page.last, listDir(page.number, pageSize, filters)));
 }
+
+/** What the pages of one list view share (planListPages). */
+interface PagedView {
+  matrices: Matrix[];
+  pageSize: number;
+  filters: Filters;
+  base: string;
+  layout: Layout;
+  choices?: NonNullable<Nav['view']>['choices'];
+  links: LinkStyle;
+  formats?: readonly FormatId[];
+}
+
+/**
+ * One planned list page: its view and its numbers. The plan holds every
+ * page of every view at every page size until it is rendered (23,000 for
+ * the 3x synthetic release), so a page holds no items (they are sliced from
+ * the view's when the page is rendered or keyed: each record is on about
+ * fifty pages) and no closures of its own (its getters are the class's):
+ * 1.4 KB a page as object literals with getters, about 100 bytes so.
+ */
+class ListPage implements PlannedResource {
+  constructor(private readonly view: PagedView, private readonly number: number, private readonly last: number, readonly dir: string) {}
+
+  get formats(): readonly FormatId[] | undefined {
+    return this.view.formats;
+  }
+
+  private get page(): Page<Matrix> {
+    const { number, last } = this;
+    return { number, last, previous: number > 1 ? number - 1 : null, next: number < last ? number + 1 : null, items: pageItems(this.view.matrices, this.view.pageSize, number) };
+  }
+
+  // Built each time it is asked for (once per build, when the page is
+  // rendered), not held: the pages of every view at every page size repeat
+  // each matrix's list item dozens of times (160 MB for the 2024 release).
+  get resource(): Resource {
+    const { matrices, pageSize, filters, base, layout, choices, links } = this.view;
+    const page = this.page;
+    return {
+      kind: 'list',
+      // next/previous depend on the requested format: withFormat() fills them in.
+      body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout, links)) },
+      matrices: page.items,
+      nav: listPageNav(filters, pageSize, page, base, choices),
+    };
+  }
+
+  get neighbours(): NonNullable<PlannedResource['neighbours']> {
+    const { base, pageSize, filters, links } = this.view;
+    const { number, last } = this;
+    return { previous: number > 1 ? number - 1 : null, next: number < last ? number + 1 : null, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters, links) };
+  }
+
+  // A page is what its items are, where it lies in its view, and the view's size: adding a
+  // matrix changes the pages it moves items across and every page's count, no other.
+  get key(): string {
+    const { matrices, pageSize, filters, choices } = this.view;
+    return `list ${pageSize} ${JSON.stringify(filters)} ${JSON.stringify(choices ?? null)} ${this.number}/${this.last} ${matrices.length} ${digestsOf(this.page.items)}`;
+  }
+}
+
+/** The items of page `n` (from 1) of a view, as paginate() gives them. */
+const pageItems = <T>(items: readonly T[], pageSize: number, n: number): T[] => items.slice((n - 1) * pageSize, n * pageSize);

@@ -34,17 +34,93 @@ export interface FileRecord {
   adopted: boolean;
 }
 
+/**
+ * Every file of the site with its record, as a Map of records would hold
+ * them (insertion order, set/get/has/delete), kept compact: the path → a
+ * slot, and each slot's size, ctime and adopted flag in typed arrays. A 10x
+ * synthetic release has 1.45 million files, held from the first written to
+ * the state saved: an object and a heap number a file took about 40 bytes
+ * more. get() makes the record it returns.
+ */
+export class FileRecords {
+  private readonly slots = new Map<string, number>();
+  private sizes = new Float64Array(1024);
+  private ctimes = new Float64Array(1024);
+  private adopted = new Uint8Array(1024);
+  private used = 0;
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  has(rel: string): boolean {
+    return this.slots.has(rel);
+  }
+
+  get(rel: string): FileRecord | undefined {
+    const i = this.slots.get(rel);
+    return i === undefined ? undefined : this.at(i);
+  }
+
+  set(rel: string, r: FileRecord): this {
+    let i = this.slots.get(rel);
+    if (i === undefined) {
+      i = this.used++;
+      if (i === this.sizes.length) this.grow();
+      this.slots.set(rel, i);
+    }
+    this.sizes[i] = r.size;
+    this.ctimes[i] = r.ctimeMs;
+    this.adopted[i] = r.adopted ? 1 : 0;
+    return this;
+  }
+
+  /** Forgets a file (its slot is not reused: files are seldom forgotten, adopted ones gone from the folder). */
+  delete(rel: string): boolean {
+    return this.slots.delete(rel);
+  }
+
+  keys(): MapIterator<string> {
+    return this.slots.keys();
+  }
+
+  *entries(): Generator<[string, FileRecord]> {
+    for (const [rel, i] of this.slots) yield [rel, this.at(i)];
+  }
+
+  [Symbol.iterator](): Generator<[string, FileRecord]> {
+    return this.entries();
+  }
+
+  private at(i: number): FileRecord {
+    return { size: this.sizes[i], ctimeMs: this.ctimes[i], adopted: this.adopted[i] === 1 };
+  }
+
+  private grow(): void {
+    const n = this.sizes.length * 2;
+    const sizes = new Float64Array(n);
+    sizes.set(this.sizes);
+    const ctimes = new Float64Array(n);
+    ctimes.set(this.ctimes);
+    const adopted = new Uint8Array(n);
+    adopted.set(this.adopted);
+    this.sizes = sizes;
+    this.ctimes = ctimes;
+    this.adopted = adopted;
+  }
+}
+
 export interface BuildState {
   fingerprint: string;
   report: unknown;
-  files: Map<string, FileRecord>;
+  files: FileRecords;
   /** First output path of a task → its key. */
   keys: Map<string, string>;
   /** Folder ("" is the root) → mtimeMs. */
   dirs: Map<string, number>;
 }
 
-export const emptyState = (): BuildState => ({ fingerprint: '', report: null, files: new Map(), keys: new Map(), dirs: new Map() });
+export const emptyState = (): BuildState => ({ fingerprint: '', report: null, files: new FileRecords(), keys: new Map(), dirs: new Map() });
 
 /** Where the state of the output folder outDir is kept. */
 export const stateDir = (outDir: string): string => path.join(path.dirname(path.resolve(outDir)), `.${path.basename(path.resolve(outDir))}-build-state`);
