@@ -31,7 +31,7 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { KeptEntries, readInputHashes, readKept, readState, saveInputHashes, saveKept, type BuildState } from './write/state.ts';
+import { KeptEntries, keptBytes, readInputHashes, readKept, readState, saveInputHashes, saveKept, type BuildState, type KeptKind } from './write/state.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
@@ -420,20 +420,22 @@ function usedBy(matrices: Matrix[], value: string): string | null {
 /**
  * planSite with what earlier builds by the same generator sources kept: what the reader made of the input
  * files the fingerprint found unchanged (hashOf: their hashes), the bulk files' records. What this build
- * used or made is kept for the next at once (each entry holds for its key whatever the build does next),
- * then let go before rendering.
+ * used or made is serialized at once (each entry holds for its key whatever the build does next) and let
+ * go before rendering; keep() writes it, once the writer has checked the output folder: a refused build
+ * writes nothing.
  */
-function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined): ReturnType<typeof planSite> {
+function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined): ReturnType<typeof planSite> & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf);
   const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources));
   const planned = planSite(options, { ...previous, parsed, records });
+  const pending: [KeptKind, Buffer][] = [];
   const keepParsed = parsed.toKeep();
-  if (keepParsed) saveKept(options.outDir, 'parsed-files', sources, keepParsed);
+  if (keepParsed) pending.push(['parsed-files', keptBytes(sources, keepParsed)]);
   const keepRecords = records.toKeep();
-  if (keepRecords) saveKept(options.outDir, 'bulk-records', sources, keepRecords);
+  if (keepRecords) pending.push(['bulk-records', keptBytes(sources, keepRecords)]);
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
-  return planned;
+  return { ...planned, keep: () => pending.splice(0).forEach(([kind, bytes]) => saveKept(options.outDir, kind, bytes)) };
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
@@ -505,12 +507,13 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   // Plan: every output path, with its content or the task that renders it.
-  let planned: { plan: OutputPlan; report: PlanReport } | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
+  let planned: ({ plan: OutputPlan; report: PlanReport; keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
   const report = planned.report;
   const cpuPlanned = cpuAt();
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked);
+  planned.keep();
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
   // through the archives otherwise, the longest step of a large build.

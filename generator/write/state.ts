@@ -306,11 +306,16 @@ export function readKept(outDir: string, kind: KeptKind, sources: string): Map<s
   return new Map();
 }
 
+/** The bytes that keep them for the next build (saveKept writes them). */
+export function keptBytes(sources: string, entries: ReadonlyMap<string, unknown>): Buffer {
+  return serialize({ header: KEPT_HEADER, sources, entries });
+}
+
 /** Keeps them for the next build (beside the state; written whole, then renamed). */
-export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: ReadonlyMap<string, unknown>): void {
+export function saveKept(outDir: string, kind: KeptKind, bytes: Buffer): void {
   mkdirSync(stateDir(outDir), { recursive: true });
   const temp = `${keptFile(outDir, kind)}.${process.pid}`;
-  writeFileSync(temp, serialize({ header: KEPT_HEADER, sources, entries }));
+  writeFileSync(temp, bytes);
   renameSync(temp, keptFile(outDir, kind));
 }
 
