@@ -4,20 +4,16 @@
 // in for another record, body or release.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planSite } from '../../generator/build.ts';
 import { FORMATS } from '../../generator/formats/registry.ts';
 import type { Json, Resource } from '../../generator/formats/types.ts';
-import { formatContext, renderTask, resolveTask, type WireTask } from '../../generator/pipeline/render.ts';
+import { renderTask, type WireTask } from '../../generator/pipeline/render.ts';
 import { makeRelease } from '../support/fixtures.ts';
+import { plannedTasks } from '../support/planned-tasks.ts';
 
 const release = makeRelease();
 afterAll(() => rmSync(release, { recursive: true, force: true }));
 
-function tasks() {
-  const { plan } = planSite({ dataDir: release, outDir: '/nonexistent-out', baseUrl: 'http://localhost:8080' });
-  const contexts = plan.parts.map((p) => formatContext(p.release, p.layout));
-  return { wire: plan.tasks.map((t) => resolveTask(t!)), contexts };
-}
+const tasks = () => plannedTasks(release);
 
 type ResourceTask = Extract<WireTask, { kind: 'resource' }>;
 const isDetail = (t: WireTask): t is ResourceTask => t.kind === 'resource' && t.resources[0].kind === 'detail';

@@ -3,21 +3,16 @@
 // the task rendered where it was planned.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planSite } from '../../generator/build.ts';
 import type { Matrix } from '../../generator/dataset/types.ts';
-import { formatContext, renderTask, resolveTask, type WireTask } from '../../generator/pipeline/render.ts';
+import { renderTask, type WireTask } from '../../generator/pipeline/render.ts';
 import { MatrixRefs, decodeTask, encodeTask } from '../../generator/pipeline/wire.ts';
 import { makeRelease } from '../support/fixtures.ts';
+import { plannedTasks } from '../support/planned-tasks.ts';
 
 const release = makeRelease();
 afterAll(() => rmSync(release, { recursive: true, force: true }));
 
-/** The fixture's tasks, as the scheduler resolves them, and what renders them. */
-function tasks() {
-  const { plan } = planSite({ dataDir: release, outDir: '/nonexistent-out', baseUrl: 'http://localhost:8080' });
-  const contexts = plan.parts.map((p) => formatContext(p.release, p.layout));
-  return { wire: plan.tasks.map((t) => resolveTask(t!)), contexts };
-}
+const tasks = () => plannedTasks(release);
 
 /** What a worker holds after the records messages it was sent (worker.ts). */
 const held = (sent: [number, Matrix][][]) => {
