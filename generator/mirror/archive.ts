@@ -65,12 +65,22 @@ export const GZIP_LEVEL = 5;
  *  on the shipped two-release site: archives 94.0 + 67.6 MB instead of
  *  92.5 + 66.3 MB (+1.7%, +2.0%). */
 const MIN_ENTRIES = 32;
+/** Files of LARGE bytes or more (bulk files, list pages of 1,000 records, the edge's matrix index) are
+ *  members of their own, cut inside where their bytes say (contentChunks): such a file changes with any
+ *  of its records, and in a group of small files it made its whole member be compressed again (a
+ *  one-count rebuild compressed 153 MB of files in 97 members, three of them 8 to 31 MB of bulk files). */
+const LARGE = 128 * 1024;
+/** Chunks of a large file: at least CHUNK_MIN bytes, at most CHUNK_MAX, about CHUNK_MIN + 2^CHUNK_BITS. */
+const CHUNK_MIN = 32 * 1024;
+const CHUNK_BITS = 16;
+const CHUNK_MAX = 256 * 1024;
 const CUT = 64;
 const MAX_ENTRIES = 512;
-/** The manifest's lines are cut likewise, about 770 lines (50 kB) a member. */
-const MIN_LINES = 256;
-const LINES_CUT = 512;
-const MAX_LINES = 4096;
+/** The manifest's lines are cut likewise, about 190 lines (17 kB) a member: a one-count rebuild changes
+ *  about 60 lines far apart, and at 770 lines a member compressed 5.8 MB of the manifests again. */
+const MIN_LINES = 64;
+const LINES_CUT = 128;
+const MAX_LINES = 1024;
 /** Blocks being compressed while the next is read: one per core, plus one. */
 const IN_FLIGHT = os.availableParallelism() + 1;
 const gzipBlock = promisify(gzip);
@@ -148,45 +158,98 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     return member;
   };
   const previous = new Map((reuse?.index.members ?? []).map((m) => [m.digest, m]));
+  // A large file's members in the previous archive (its header's, then its chunks'), by path and content hash.
+  const owned = new Map<string, ArchiveIndex['members']>();
+  for (const m of reuse?.index.members ?? []) if (m.owner) owned.get(m.owner)?.push(m) ?? owned.set(m.owner, [m]);
   const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
-  for (const group of memberGroups(root, scope, listing, reuse?.previous)) {
+  const again = (old: ArchiveIndex['members'][number]): Promise<ArchiveMember> => Promise.resolve({ data: reuse!.read(old), digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, reused: true });
+  // A group of small files (and folders): one member, copied when its entries are all as before.
+  const flush = (group: GroupEntry[]) => {
     // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
-    const known = group.map((e) => (e.kind === 'dir' ? '' : (reuse?.known(e.path) ?? null)));
-    const old = known.includes(null) ? undefined : previous.get(memberDigest(group, known as string[]));
+    const old = group.some((e) => e.kind === 'file' && e.hex === undefined) ? undefined : previous.get(memberDigest(group));
     if (old && reuse) {
-      for (const [i, e] of group.entries()) if (e.kind === 'file') sink.write(manifestLine(e.path, known[i]!));
+      for (const e of group) if (e.kind === 'file') sink.write(manifestLine(e.path, e.hex!));
       tarred.files += old.files;
       tarred.bytes += old.bytes;
-      inFlight.push(Promise.resolve({ data: reuse.read(old), digest: old.digest, files: old.files, bytes: old.bytes, reused: true }));
-    } else {
-      const parts: Buffer[] = [];
-      const hashes: string[] = [];
-      let files = 0;
-      let bytes = 0;
-      for (const e of group) {
-        if (e.kind === 'dir') {
-          parts.push(entryHeader(e.inArchive, 'dir', 0));
-          hashes.push('');
-          continue;
-        }
-        // Files are read whole: the site's largest are a few MB (bulk files, _redirects).
-        const content = readFileSync(path.join(root, e.path));
-        const hex = sha256(content);
-        sink.write(manifestLine(e.path, hex));
-        hashes.push(hex);
-        files++;
-        bytes += content.length;
-        parts.push(entryHeader(e.inArchive, 'file', content.length, contentMtime(hex)), content, padding(content.length));
-      }
-      tarred.files += files;
-      tarred.bytes += bytes;
-      const digest = memberDigest(group, hashes);
-      inFlight.push(compress(Buffer.concat(parts)).then((data) => ({ data, digest, files, bytes })));
+      inFlight.push(again(old));
+      return;
     }
-    if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+    const parts: Buffer[] = [];
+    let files = 0;
+    let bytes = 0;
+    for (const e of group) {
+      if (e.kind === 'dir') {
+        parts.push(entryHeader(e.inArchive, 'dir', 0));
+        continue;
+      }
+      const content = e.content ?? readFileSync(path.join(root, e.path));
+      e.hex ??= sha256(content);
+      sink.write(manifestLine(e.path, e.hex));
+      files++;
+      bytes += content.length;
+      parts.push(entryHeader(e.inArchive, 'file', content.length, contentMtime(e.hex)), content, padding(content.length));
+    }
+    tarred.files += files;
+    tarred.bytes += bytes;
+    const digest = memberDigest(group);
+    inFlight.push(compress(Buffer.concat(parts)).then((data) => ({ data, digest, files, bytes })));
+  };
+  // A large file: its header a member of its own, then its bytes in members cut where its content says,
+  // each copied when its bytes are a previous member's: one changed record recompresses the chunk around it.
+  const large = (e: GroupEntry, content: Buffer) => {
+    const hex = (e.hex ??= sha256(content));
+    const owner = ownerOf(e.path, hex);
+    sink.write(manifestLine(e.path, hex));
+    tarred.files++;
+    tarred.bytes += content.length;
+    const header = entryHeader(e.inArchive, 'file', content.length, contentMtime(hex));
+    const headerDigest = hash('sha1', `file\0${e.path}\0${hex}`, 'base64url');
+    const oldHeader = reuse ? previous.get(headerDigest) : undefined;
+    inFlight.push(oldHeader ? again(oldHeader) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: content.length, owner })));
+    for (const [from, to] of contentChunks(content)) {
+      const tar = to === content.length ? Buffer.concat([content.subarray(from, to), padding(content.length)]) : content.subarray(from, to);
+      const digest = hash('sha1', tar, 'base64url');
+      const old = reuse ? previous.get(digest) : undefined;
+      inFlight.push(old ? again(old).then((m) => ({ ...m, owner })) : compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner })));
+    }
+  };
+  const inArchive = (file: string) => `${ARCHIVE_FOLDER}/${file}`;
+  // Another release's archive: the folders it lies in first (releases/, releases/2026/).
+  let group: GroupEntry[] = [{ kind: 'dir', path: '', inArchive: ARCHIVE_FOLDER }];
+  const parts = scope.dir ? scope.dir.split('/') : [];
+  for (let i = 1; i <= parts.length; i++) group.push({ kind: 'dir', path: parts.slice(0, i).join('/'), inArchive: inArchive(parts.slice(0, i).join('/')) });
+  for (const entry of archiveOrder(root, scope, listing, reuse?.previous)) {
+    const e: GroupEntry = { kind: entry.kind, path: entry.path, inArchive: inArchive(entry.path) };
+    if (e.kind === 'file') {
+      // A file the writer did not write is as the previous archive has it: large when that archive
+      // has its chunks (a file is large by its size, which its hash fixes); every other file is read.
+      e.hex = reuse?.known(e.path);
+      const chunks = e.hex === undefined ? undefined : owned.get(ownerOf(e.path, e.hex));
+      if (chunks) {
+        if (group.length > 0) flush(group);
+        group = [];
+        sink.write(manifestLine(e.path, e.hex!));
+        tarred.files++;
+        tarred.bytes += chunks[0].bytes;
+        for (const m of chunks) inFlight.push(again(m));
+      } else {
+        if (e.hex === undefined) e.content = readFileSync(path.join(root, e.path));
+        if (e.content && e.content.length >= LARGE) {
+          if (group.length > 0) flush(group);
+          group = [];
+          large(e, e.content);
+        } else group.push(e);
+      }
+    } else group.push(e);
+    if (group.length >= MAX_ENTRIES || (group.length >= MIN_ENTRIES && cutsAfter(entry.path))) {
+      flush(group);
+      group = [];
+    }
+    while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
   }
+  if (group.length > 0) flush(group);
   while (inFlight.length > 0) yield await inFlight.shift()!;
   // The manifest last: it lists everything before it, not itself. Its folder (download/) came before.
   // Its header a member of its own, then its lines in members cut where their paths say (as the
@@ -234,12 +297,14 @@ export interface ArchiveMember {
   digest: string;
   files: number;
   bytes: number;
+  /** The large file (ownerOf) whose header or chunk this is. */
+  owner?: string;
 }
 
 /** Where a previous archive's members lie in it (kept in the build state, write/mirror.ts). */
 export interface ArchiveIndex {
   archiveSha256: string;
-  members: { digest: string; offset: number; length: number; files: number; bytes: number }[];
+  members: { digest: string; offset: number; length: number; files: number; bytes: number; owner?: string }[];
 }
 
 /** What a rebuild may reuse: the previous archive's members, each file's SHA-256 where it is known unchanged. */
@@ -254,11 +319,61 @@ export interface ArchiveReuse {
 }
 
 /** A member's entries by kind, path and content hash: equal digests, equal tar bytes. */
-function memberDigest(group: readonly { kind: 'dir' | 'file'; path: string }[], hashes: readonly string[]): string {
+function memberDigest(group: readonly GroupEntry[]): string {
   // One update of the member's lines (one call per entry was 0.6 s of a one-matrix rebuild).
   let text = '';
-  group.forEach((e, i) => (text += `${e.kind}\0${e.path}\0${hashes[i]}\n`));
+  for (const e of group) text += `${e.kind}\0${e.path}\0${e.kind === 'dir' ? '' : e.hex}\n`;
   return hash('sha1', text, 'base64url');
+}
+
+/** An entry of the archive as its member is put together: its bytes once read, its SHA-256 once known. */
+interface GroupEntry {
+  kind: 'dir' | 'file';
+  path: string;
+  inArchive: string;
+  hex?: string;
+  content?: Buffer;
+}
+
+/** Which large file a member belongs to: its path and content hash. */
+const ownerOf = (file: string, hex: string) => hash('sha1', `${file}\0${hex}`, 'base64url');
+
+/** A table of 256 pseudo-random 32-bit numbers, the same in every build (a gear hash's, FastCDC). */
+const GEAR = (() => {
+  const table = new Uint32Array(256);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < 256; i++) {
+    // xorshift32
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    table[i] = x >>> 0;
+  }
+  return table;
+})();
+
+/**
+ * Where a large file's bytes are cut into members: after CHUNK_MIN bytes, at the first byte where a
+ * gear hash of the last 32 bytes has its top CHUNK_BITS bits zero, or at CHUNK_MAX. The points depend
+ * on the bytes around them only, so an edit moves the cuts near it and no other (gzip --rsyncable's idea).
+ */
+export function* contentChunks(content: Buffer): Generator<[number, number]> {
+  const mask = (2 ** CHUNK_BITS - 1) * 2 ** (32 - CHUNK_BITS);
+  let from = 0;
+  while (from < content.length) {
+    const last = Math.min(content.length, from + CHUNK_MAX);
+    let to = last;
+    let h = 0;
+    for (let i = from + CHUNK_MIN; i < last; i++) {
+      h = ((h << 1) + GEAR[content[i]]) >>> 0;
+      if ((h & mask) === 0) {
+        to = i + 1;
+        break;
+      }
+    }
+    yield [from, to];
+    from = to;
+  }
 }
 
 /** Code units byPathBytes ranks apart from the strings' own order. */
@@ -269,24 +384,6 @@ function cutsAfter(p: string, cut = CUT): boolean {
   let h = 0x811c9dc5;
   for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193);
   return (h >>> 0) % cut === 0;
-}
-
-/** The archive's entries (its folder, the scope's folders, then archiveOrder), cut into members. */
-function* memberGroups(root: string, scope: MirrorScope, listing: SiteListing | null, previous?: ReadonlyMap<string, string>): Generator<{ kind: 'dir' | 'file'; path: string; inArchive: string }[]> {
-  const inArchive = (file: string) => `${ARCHIVE_FOLDER}/${file}`;
-  const head: { kind: 'dir' | 'file'; path: string; inArchive: string }[] = [{ kind: 'dir', path: '', inArchive: ARCHIVE_FOLDER }];
-  // Another release's archive: the folders it lies in first (releases/, releases/2026/).
-  const parts = scope.dir ? scope.dir.split('/') : [];
-  for (let i = 1; i <= parts.length; i++) head.push({ kind: 'dir', path: parts.slice(0, i).join('/'), inArchive: inArchive(parts.slice(0, i).join('/')) });
-  let group = head;
-  for (const entry of archiveOrder(root, scope, listing, previous)) {
-    group.push({ kind: entry.kind, path: entry.path, inArchive: inArchive(entry.path) });
-    if (group.length >= MAX_ENTRIES || (group.length >= MIN_ENTRIES && cutsAfter(entry.path))) {
-      yield group;
-      group = [];
-    }
-  }
-  if (group.length > 0) yield group;
 }
 
 /** The SHA-256 of the previous manifest and the archive hash its checksum file gives. */

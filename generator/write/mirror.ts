@@ -86,7 +86,7 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
     try {
       for await (const member of archiveMembers(root, manifest, tarred, level, scope, reuse, listing)) {
         compressed.update(member.data);
-        members.push({ digest: member.digest, offset: archiveBytes, length: member.data.length, files: member.files, bytes: member.bytes });
+        members.push({ digest: member.digest, offset: archiveBytes, length: member.data.length, files: member.files, bytes: member.bytes, owner: member.owner });
         archiveBytes += member.data.length;
         archive.write(member.data);
         if (member.reused) reused++;
@@ -121,11 +121,11 @@ export function removeMirror(outDir: string, scopes: readonly MirrorScope[] = [W
 
 /** Where the build state keeps the index of a scope's archive. */
 const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(outDir), `archive-${scope.dir ? scope.dir.replace(/\//g, '-') : 'site'}.tsv`);
-const INDEX_HEADER = 'jaspar-static-api archive index 1';
+const INDEX_HEADER = 'jaspar-static-api archive index 2';
 
 function saveIndex(outDir: string, scope: MirrorScope, index: ArchiveIndex): void {
   mkdirSync(stateDir(outDir), { recursive: true });
-  const lines = [INDEX_HEADER, index.archiveSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}`), 'end'];
+  const lines = [INDEX_HEADER, index.archiveSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}\t${m.owner ?? ''}`), 'end'];
   writeFileSync(indexFile(outDir, scope), `${lines.join('\n')}\n`);
 }
 
@@ -144,8 +144,8 @@ function previousArchive(outDir: string, scope: MirrorScope, archiveFile: string
     index = {
       archiveSha256: lines[1],
       members: lines.slice(2, -2).map((l) => {
-        const [digest, offset, length, files, bytes] = l.split('\t');
-        return { digest, offset: Number(offset), length: Number(length), files: Number(files), bytes: Number(bytes) };
+        const [digest, offset, length, files, bytes, owner] = l.split('\t');
+        return { digest, offset: Number(offset), length: Number(length), files: Number(files), bytes: Number(bytes), owner: owner || undefined };
       }),
     };
     // The archive the index describes: as the build that wrote both left it (the build state's size and
