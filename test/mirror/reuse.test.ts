@@ -1,0 +1,80 @@
+// A rebuilt archive reuses the previous archive's members: a large file (a
+// bulk file, a list page of 1,000 records) is cut where its bytes say, so
+// that one changed record compresses again the chunk around it and not the
+// file; and the rebuilt archive is byte for byte the one a full build makes.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeMirror } from '../../generator/write/mirror.ts';
+import { contentChunks } from '../../generator/mirror/archive.ts';
+import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
+
+const temp = mkdtempSync(path.join(os.tmpdir(), 'jaspar-reuse-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+/** Records of a bulk file, as varied as counts are: a linear congruential generator's numbers. */
+function bulk(records: number, seed: number): string {
+  let x = seed;
+  const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) % 1000;
+  const rows: string[] = [];
+  for (let i = 0; i < records; i++) rows.push(`>MA${String(i).padStart(4, '0')}.1\tTF${next()}\n${['A', 'C', 'G', 'T'].map((b) => `${b} [ ${Array.from({ length: 12 }, next).join(' ')} ]`).join('\n')}\n`);
+  return rows.join('');
+}
+
+function makeSite(dir: string): void {
+  for (let i = 0; i < 300; i++) {
+    mkdirSync(path.join(dir, `api/m${i}`), { recursive: true });
+    writeFileSync(path.join(dir, `api/m${i}/index.json`), `{"id":"m${i}","name":"TF${i}"}\n`);
+  }
+  mkdirSync(path.join(dir, 'download'), { recursive: true });
+  writeFileSync(path.join(dir, 'download/all.txt'), bulk(4000, 1));
+  writeFileSync(path.join(dir, 'download/other.txt'), bulk(3000, 2));
+}
+
+describe('a large file in the archive', () => {
+  it('is cut at points its bytes fix: an edit in the middle moves no cut far from it', () => {
+    const before = Buffer.from(bulk(4000, 1));
+    const at = before.indexOf('>MA2000.1');
+    // Bytes inserted: every byte after the record moves.
+    const after = Buffer.concat([before.subarray(0, at), Buffer.from('>MA2000.2 and more'), before.subarray(at + 9)]);
+    const pieces = (b: Buffer) => [...contentChunks(b)].map(([from, to]) => b.subarray(from, to).toString('latin1'));
+    const old = new Set(pieces(before));
+    const cut = pieces(after);
+    expect(old.size).toBeGreaterThan(8);
+    // Every piece ends where the next begins, and all the file is cut.
+    expect(cut.join('')).toBe(after.toString('latin1'));
+    expect(cut.filter((p) => !old.has(p)).length).toBeLessThanOrEqual(2);
+  });
+
+  it('a rebuild after one changed record and one changed small file copies every other member, and its bytes are a full build\'s', async () => {
+    const site = path.join(temp, 'site');
+    makeSite(site);
+    const first = await writeMirror(site, { written: new Set() });
+    expect(first.reused).toBe(0);
+    // One record of the bulk file and one small file, as the writer writes them.
+    const bulkFile = path.join(site, 'download/all.txt');
+    writeFileSync(bulkFile, readFileSync(bulkFile, 'latin1').replace('>MA2000.1\tTF', '>MA2000.1\tTFX'), 'latin1');
+    writeFileSync(path.join(site, 'api/m150/index.json'), '{"id":"m150","name":"changed"}\n');
+    const again = await writeMirror(site, { siteChanged: true, written: new Set(['download/all.txt', 'api/m150/index.json']) });
+    const made = again.members! - again.reused!;
+    // The bulk file's header and the chunk or two around the record, the small files' member, the
+    // manifest's header, its changed pieces and its end.
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThanOrEqual(8);
+    expect(again.members).toBeGreaterThan(30);
+    // A full build of the same files in a new folder (no state: nothing to reuse).
+    const fresh = path.join(temp, 'fresh');
+    const mirrorFiles = new Set([ARCHIVE, ARCHIVE_SUM, MANIFEST].map((f) => path.join(site, rel(f))));
+    cpSync(site, fresh, { recursive: true, filter: (src) => !path.basename(src).startsWith('.') && !mirrorFiles.has(src) });
+    const full = await writeMirror(fresh, { written: new Set() });
+    expect(full.reused).toBe(0);
+    expect(again.archiveSha256).toBe(full.archiveSha256);
+    expect(readFileSync(path.join(site, rel(ARCHIVE))).equals(readFileSync(path.join(fresh, rel(ARCHIVE))))).toBe(true);
+    // The system tar reads the changed record back.
+    const unpacked = mkdtempSync(path.join(temp, 'unpacked-'));
+    execFileSync('tar', ['-xzf', path.join(site, rel(ARCHIVE)), '-C', unpacked]);
+    expect(readFileSync(path.join(unpacked, ARCHIVE_FOLDER, 'download/all.txt'), 'latin1')).toBe(readFileSync(bulkFile, 'latin1'));
+  });
+});
