@@ -51,6 +51,14 @@ import { END, contentMtime, entryHeader, padding } from './tar.ts';
  *  86.6 MB 16.7 s. Level 5 is the knee: 2% larger than 6 for two thirds of
  *  its time. */
 export const GZIP_LEVEL = 5;
+/** Another release's archive (releases/2026: 64 MB at level 5) has room under GitHub's 100 MB: measured
+ *  on its files alone (manifest aside), level 5 64.0 MB in 9.0 s of CPU, 4 68.3 MB 7.1 s, 3 83.0 MB
+ *  6.5 s, 2 85.3 MB 5.7 s, 1 87.9 MB 5.8 s. Level 2 is 3.3 s less CPU for an archive of about 89 MB
+ *  with its manifest; the root's (94 MB at level 5) has no such room. */
+export const OTHER_RELEASE_LEVEL = 2;
+
+/** The gzip level of a scope's archive. */
+export const scopeLevel = (scope: MirrorScope) => (scope.dir ? OTHER_RELEASE_LEVEL : GZIP_LEVEL);
 /** The tar stream is compressed in members of a few hundred entries, each
  *  its own gzip member (RFC 1952 allows several; gzip, GNU tar, Python's
  *  tarfile, zlib and BGZF readers join them), so that both cores compress.
@@ -158,9 +166,15 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     return member;
   };
   const previous = new Map((reuse?.index.members ?? []).map((m) => [m.digest, m]));
-  // A large file's members in the previous archive (its header's, then its chunks'), by path and content hash.
-  const owned = new Map<string, ArchiveIndex['members']>();
-  for (const m of reuse?.index.members ?? []) if (m.owner) owned.get(m.owner)?.push(m) ?? owned.set(m.owner, [m]);
+  // Each large file's members in the previous archive (its header's, then its chunks'), by its content hash:
+  // a map lookup for each known file, where hashing its path as well was 0.35 s of a rebuild.
+  const owned = new Map<string, ArchiveIndex['members'][]>();
+  for (const m of reuse?.index.members ?? []) {
+    if (!m.owner) continue;
+    const runs = owned.get(m.owner) ?? owned.set(m.owner, []).get(m.owner)!;
+    if (m.files === 1) runs.push([m]);
+    else runs[runs.length - 1]?.push(m);
+  }
   const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
@@ -170,7 +184,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
     const old = group.some((e) => e.kind === 'file' && e.hex === undefined) ? undefined : previous.get(memberDigest(group));
     if (old && reuse) {
-      for (const e of group) if (e.kind === 'file') sink.write(manifestLine(e.path, e.hex!));
+      for (const e of group) if (e.kind === 'file') sink.write(knownLine(e.path, e.hex!));
       tarred.files += old.files;
       tarred.bytes += old.bytes;
       inFlight.push(again(old));
@@ -200,12 +214,12 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   // each copied when its bytes are a previous member's: one changed record recompresses the chunk around it.
   const large = (e: GroupEntry, content: Buffer) => {
     const hex = (e.hex ??= sha256(content));
-    const owner = ownerOf(e.path, hex);
+    const owner = hex;
     sink.write(manifestLine(e.path, hex));
     tarred.files++;
     tarred.bytes += content.length;
     const header = entryHeader(e.inArchive, 'file', content.length, contentMtime(hex));
-    const headerDigest = hash('sha1', `file\0${e.path}\0${hex}`, 'base64url');
+    const headerDigest = headerOf(e.path, hex);
     const oldHeader = reuse ? previous.get(headerDigest) : undefined;
     inFlight.push(oldHeader ? again(oldHeader) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: content.length, owner })));
     for (const [from, to] of contentChunks(content)) {
@@ -226,11 +240,12 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
       // A file the writer did not write is as the previous archive has it: large when that archive
       // has its chunks (a file is large by its size, which its hash fixes); every other file is read.
       e.hex = reuse?.known(e.path);
-      const chunks = e.hex === undefined ? undefined : owned.get(ownerOf(e.path, e.hex));
+      const runs = e.hex === undefined ? undefined : owned.get(e.hex);
+      const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
       if (chunks) {
         if (group.length > 0) flush(group);
         group = [];
-        sink.write(manifestLine(e.path, e.hex!));
+        sink.write(knownLine(e.path, e.hex!));
         tarred.files++;
         tarred.bytes += chunks[0].bytes;
         for (const m of chunks) inFlight.push(again(m));
@@ -297,7 +312,7 @@ export interface ArchiveMember {
   digest: string;
   files: number;
   bytes: number;
-  /** The large file (ownerOf) whose header or chunk this is. */
+  /** The SHA-256 of the large file whose header or chunk this is. */
   owner?: string;
 }
 
@@ -335,8 +350,11 @@ interface GroupEntry {
   content?: Buffer;
 }
 
-/** Which large file a member belongs to: its path and content hash. */
-const ownerOf = (file: string, hex: string) => hash('sha1', `${file}\0${hex}`, 'base64url');
+/** The digest of a large file's header member: its path and content hash fix its bytes. */
+const headerOf = (file: string, hex: string) => hash('sha1', `file\0${file}\0${hex}`, 'base64url');
+
+/** The manifest line of a file the previous manifest listed: manifestLine checked its path then (its test per line was 0.13 s of a rebuild). */
+const knownLine = (file: string, hex: string) => `${hex}  ${file}\n`;
 
 /** A table of 256 pseudo-random 32-bit numbers, the same in every build (a gear hash's, FastCDC). */
 const GEAR = (() => {

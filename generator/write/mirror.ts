@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { GZIP_LEVEL, WHOLE_SITE, archiveMembers, previousMirrorKept, scopeFiles, type ArchiveIndex, type ArchiveReuse, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope, type SiteListing } from '../mirror/archive.ts';
+import { WHOLE_SITE, archiveMembers, scopeLevel, previousMirrorKept, scopeFiles, type ArchiveIndex, type ArchiveReuse, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope, type SiteListing } from '../mirror/archive.ts';
 import { hashFile, manifestLine, parseManifest } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
 import { stateDir } from './state.ts';
@@ -50,13 +50,14 @@ class TempFile implements ManifestSink {
 }
 
 /** Writes (or keeps) the archive and the manifest of the site in outDir. */
-export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChanged = false, scope = WHOLE_SITE, written = null, listing = null, intact = () => false }: MirrorOptions & {
+export async function writeMirror(outDir: string, { level: asked, siteChanged = false, scope = WHOLE_SITE, written = null, listing = null, intact = () => false }: MirrorOptions & {
   written?: ReadonlySet<string> | null;
   listing?: SiteListing | null;
   /** Whether a file is as the previous build left it (the writer's state says so): its archive is not hashed again to be trusted. */
   intact?: (rel: string) => boolean;
 } = {}): Promise<MirrorReport> {
   const started = performance.now();
+  const level = asked ?? scopeLevel(scope);
   const root = path.resolve(outDir);
   const files = scopeFiles(scope);
   const archiveFile = path.join(root, files.archive);
@@ -75,7 +76,7 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
       if (kept) return done(kept);
     }
     mkdirSync(path.dirname(archiveFile), { recursive: true });
-    const reuse = written === null ? null : previousArchive(outDir, scope, archiveFile, path.join(root, files.manifest), written, intact(files.archive) && intact(files.manifest));
+    const reuse = written === null ? null : previousArchive(outDir, scope, level, archiveFile, path.join(root, files.manifest), written, intact(files.archive) && intact(files.manifest));
     const archive = temp('tar.gz');
     const manifest = temp('SHA256SUMS');
     const tarred = { files: 0, bytes: 0 };
@@ -104,7 +105,7 @@ export async function writeMirror(outDir: string, { level = GZIP_LEVEL, siteChan
     renameSync(archive.file, archiveFile);
     renameSync(manifest.file, manifestFile);
     renameSync(sum.file, path.join(root, files.sum));
-    saveIndex(outDir, scope, { archiveSha256, members });
+    saveIndex(outDir, scope, level, { archiveSha256, members });
     return done({ files: tarred.files, bytes: tarred.bytes, archiveBytes, archiveSha256, written: true, members: members.length, reused });
   } finally {
     for (const t of temps) {
@@ -123,9 +124,10 @@ export function removeMirror(outDir: string, scopes: readonly MirrorScope[] = [W
 const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(outDir), `archive-${scope.dir ? scope.dir.replace(/\//g, '-') : 'site'}.tsv`);
 const INDEX_HEADER = 'jaspar-static-api archive index 2';
 
-function saveIndex(outDir: string, scope: MirrorScope, index: ArchiveIndex): void {
+function saveIndex(outDir: string, scope: MirrorScope, level: number, index: ArchiveIndex): void {
   mkdirSync(stateDir(outDir), { recursive: true });
-  const lines = [INDEX_HEADER, index.archiveSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}\t${m.owner ?? ''}`), 'end'];
+  // The level made the members: another level's are not this build's bytes.
+  const lines = [`${INDEX_HEADER} level ${level}`, index.archiveSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}\t${m.owner ?? ''}`), 'end'];
   writeFileSync(indexFile(outDir, scope), `${lines.join('\n')}\n`);
 }
 
@@ -135,12 +137,12 @@ function saveIndex(outDir: string, scope: MirrorScope, index: ArchiveIndex): voi
  * there and agree; `written`: the files the writer wrote since, whose
  * previous hashes no longer hold. Null: the archive is made from the files.
  */
-function previousArchive(outDir: string, scope: MirrorScope, archiveFile: string, manifestFile: string, written: ReadonlySet<string>, intact: boolean): (ArchiveReuse & { close(): void }) | null {
+function previousArchive(outDir: string, scope: MirrorScope, level: number, archiveFile: string, manifestFile: string, written: ReadonlySet<string>, intact: boolean): (ArchiveReuse & { close(): void }) | null {
   let index: ArchiveIndex;
   let hashes: Map<string, string>;
   try {
     const lines = readFileSync(indexFile(outDir, scope), 'utf8').split('\n');
-    if (lines[0] !== INDEX_HEADER || lines[lines.length - 2] !== 'end') return null;
+    if (lines[0] !== `${INDEX_HEADER} level ${level}` || lines[lines.length - 2] !== 'end') return null;
     index = {
       archiveSha256: lines[1],
       members: lines.slice(2, -2).map((l) => {
