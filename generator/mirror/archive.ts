@@ -33,6 +33,11 @@
 // are the same. The writer knows which files it wrote; every other file's
 // SHA-256 is the previous manifest's. A member whose entries are all as
 // before is copied from the previous archive without reading its files.
+// A large file (LARGE: bulk files, list pages of 1,000 records) is members
+// of its own: its header, then its bytes cut where a rolling hash of them
+// says (contentChunks, as gzip --rsyncable does), each copied whenever its
+// bytes are a previous member's: one changed record compresses again the
+// chunk around it, not the file and its neighbours.
 import { createHash, hash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
