@@ -229,7 +229,8 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     inFlight.push(oldHeader ? again(oldHeader) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: content.length, owner })));
     for (const [from, to] of contentChunks(content)) {
       const tar = to === content.length ? Buffer.concat([content.subarray(from, to), padding(content.length)]) : content.subarray(from, to);
-      const digest = hash('sha1', tar, 'base64url');
+      // "c": a chunk's digest is of its bytes, never taken for a group's or the manifest's (of their entries, lines).
+      const digest = `c${hash('sha1', tar, 'base64url')}`;
       const old = reuse ? previous.get(digest) : undefined;
       inFlight.push(old ? again(old).then((m) => ({ ...m, owner })) : compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner })));
     }
