@@ -203,8 +203,9 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
         parts.push(entryHeader(e.inArchive, 'dir', 0));
         continue;
       }
+      // A file read is hashed (a known one too): the manifest and its mtime say what the archive holds.
       const content = e.content ?? readFileSync(path.join(root, e.path));
-      e.hex ??= sha256(content);
+      e.hex = sha256(content);
       sink.write(manifestLine(e.path, e.hex));
       files++;
       bytes += content.length;
