@@ -347,7 +347,11 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   for (const format of FORMAT_IDS) target.add(outputPath(EMPTY_LIST_DIR, format), FORMATS[format].render(withFormat(empty, format, emptyResource), context));
   // The other endpoints' extras: error bodies, OpenAPI description, documentation page.
   const otherHeld = options.main ? options.held.filter((h) => h.prefix !== '').map((h) => ({ year: h.info.year, prefix: h.prefix })) : [];
-  for (const [file, content] of apiExtras(release, base, planned, context, { copies: !compact, held: otherHeld })) target.add(file, content);
+  // Copies of first pages keyed when a previous build may have written them; by the release description as
+  // the formats print it (the notes on the other releases are the home page's) and the layout.
+  const { siteNotes: _notes, ...printed } = release.info;
+  const keyed = options.known && `${JSON.stringify(layout)}\n${JSON.stringify(printed)}`;
+  for (const [file, content, key] of apiExtras(release, base, planned, context, { copies: !compact, held: otherHeld, keyed })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
   const root = basePathOf(base);
   plan_assets(target, layout, root);
   target.add(outputFile(SEARCH_INDEX), searchIndex(release));

@@ -8,8 +8,9 @@ import yaml from 'js-yaml';
 import type { Release } from '../dataset/types.ts';
 import { docsPage } from './page.ts';
 import { openApi, openApiDocument } from './openapi.ts';
-import { FORMATS } from '../formats/registry.ts';
-import type { FormatContext } from '../formats/types.ts';
+import { FORMATS, type FormatId } from '../formats/registry.ts';
+import type { FormatContext, Resource } from '../formats/types.ts';
+import { hash128 } from '../dataset/digest.ts';
 import { errorFiles, type RoutingInput } from '../hosting/rules.ts';
 import { firstPageCopies } from '../plan/endpoints.ts';
 import { formatsOf, withFormat, type PlannedResource } from '../plan/resources.ts';
@@ -23,15 +24,27 @@ export function routingInput(release: Release, pageCount: number, layout: Layout
   return { pageCount, year: release.info.year, layout, shards: layout.idFolders ? shardsOf(ids, layout) : [], root: base === undefined ? '' : basePathOf(base), held };
 }
 
-/** `copies`: false in a compact build, whose edge handler renders them (edge/render-missing.ts). */
-export function apiExtras(release: Release, base: string, planned: PlannedResource[], context: FormatContext, { copies = true, held = [] as RoutingInput['held'] } = {}): [string, string][] {
-  const files: [string, string][] = errorFiles({ year: release.info.year, held }).map(([p, body]) => [p.slice(1), body]);
+/**
+ * [output path, content, key]. `copies`: false in a compact build, whose edge handler renders them
+ * (edge/render-missing.ts). `keyed`: what renders the copies beside the generator and base URL (the
+ * release description as the formats print it, the layout), given when a previous build may have written
+ * them: each copy of a page with its own key (plan/resources.ts) is then keyed by it and rendered only when
+ * written (about 0.2 s of a rebuild, in nine formats for each filter value's first page), and a rebuild
+ * whose previous build wrote it with this key neither renders nor compares it (pipeline/schedule.ts).
+ */
+export function apiExtras(release: Release, base: string, planned: PlannedResource[], context: FormatContext, { copies = true, held = [] as RoutingInput['held'], keyed = undefined as string | undefined } = {}): [string, string | (() => string), string?][] {
+  const files: [string, string | (() => string), string?][] = errorFiles({ year: release.info.year, held }).map(([p, body]) => [p.slice(1), body]);
   const byDir = new Map(planned.map((p) => [p.dir, p]));
   for (const [into, from] of copies ? firstPageCopies(filterValues(release)) : []) {
     const first = byDir.get(from);
     if (!first) throw new Error(`no first page planned in ${from} for ${into}`);
-    const resource = first.resource; // built once, not once per format
-    for (const format of formatsOf(first)) files.push([outputPath(into, format), FORMATS[format].render(withFormat(first, format, resource), context)]);
+    let resource: Resource | undefined; // built once, not once per format
+    const render = (format: FormatId) => FORMATS[format].render(withFormat(first, format, (resource ??= first.resource)), context);
+    for (const format of formatsOf(first)) {
+      const file = outputPath(into, format);
+      if (keyed !== undefined && first.key !== undefined) files.push([file, () => render(format), `first-page copy ${hash128(`${keyed}\n${from}\n${format}\n${first.key}`)}`]);
+      else files.push([file, render(format)]);
+    }
   }
   const api = openApi(release, base, held ?? []);
   const document = openApiDocument(api);

@@ -1,5 +1,7 @@
 // What a build remembers for the next one, kept BESIDE the output folder
 // (public/ → .public-build-state/), so that it is never published:
+// state.bin (binary: read without parsing numbers; state.tsv, its text form
+// by earlier builds, is still read):
 // - the fingerprint of everything the site was built from (inputs, generator
 //   sources, options): equal and the folder unaltered → nothing to do;
 // - every file of the site with its size and ctime (a change the build did
@@ -9,7 +11,7 @@
 //   without rendering: pipeline/schedule.ts), so that an unchanged resource
 //   is not even rendered again;
 // - the last build's report;
-// - beside state.tsv, each mirror archive's members (archive-<scope>.tsv,
+// - beside it, each mirror archive's members (archive-<scope>.tsv,
 //   write/mirror.ts), so that the next archive copies the unchanged ones;
 // - the input files' hashes (input-hashes.tsv, pipeline/fingerprint.ts),
 //   so that the fingerprint does not read unchanged release files again;
@@ -25,7 +27,10 @@ import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, re
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 
+/** The state as text (state.tsv), as builds before the binary form kept it: still read, never written. */
 const HEADER = 'jaspar-static-api build state 1';
+/** The state in its binary form (state.bin, saveState). */
+const BINARY_HEADER = 'jaspar-static-api build state 2';
 
 export interface FileRecord {
   size: number;
@@ -92,6 +97,39 @@ export class FileRecords {
     return this.entries();
   }
 
+  /** The records in order, as saveState keeps them: the paths, and each one's size, ctime and adopted flag at its index. */
+  columns(): { paths: string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array } {
+    const n = this.slots.size;
+    const paths = new Array<string>(n);
+    const sizes = new Float64Array(n);
+    const ctimes = new Float64Array(n);
+    const adopted = new Uint8Array(n);
+    let j = 0;
+    for (const [rel, i] of this.slots) {
+      paths[j] = rel;
+      sizes[j] = this.sizes[i];
+      ctimes[j] = this.ctimes[i];
+      adopted[j] = this.adopted[i];
+      j++;
+    }
+    return { paths, sizes, ctimes, adopted };
+  }
+
+  /** The records columns() gave (readState): the arrays are taken as they are, no record made. */
+  static fromColumns(c: { paths: readonly string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array }): FileRecords {
+    const records = new FileRecords();
+    const room = Math.max(1024, c.paths.length);
+    records.sizes = new Float64Array(room);
+    records.sizes.set(c.sizes);
+    records.ctimes = new Float64Array(room);
+    records.ctimes.set(c.ctimes);
+    records.adopted = new Uint8Array(room);
+    records.adopted.set(c.adopted);
+    for (let i = 0; i < c.paths.length; i++) records.slots.set(c.paths[i], i);
+    records.used = c.paths.length;
+    return records;
+  }
+
   private at(i: number): FileRecord {
     return { size: this.sizes[i], ctimeMs: this.ctimes[i], adopted: this.adopted[i] === 1 };
   }
@@ -124,19 +162,107 @@ export const emptyState = (): BuildState => ({ fingerprint: '', report: null, fi
 
 /** Where the state of the output folder outDir is kept. */
 export const stateDir = (outDir: string): string => path.join(path.dirname(path.resolve(outDir)), `.${path.basename(path.resolve(outDir))}-build-state`);
-const stateFile = (outDir: string) => path.join(stateDir(outDir), 'state.tsv');
+const stateFile = (outDir: string) => path.join(stateDir(outDir), 'state.bin');
+const textStateFile = (outDir: string) => path.join(stateDir(outDir), 'state.tsv');
 const markerFile = (outDir: string) => path.join(stateDir(outDir), 'in-progress');
 
 /** The previous build's state, or null when there is none to trust (none, unreadable, or a build was interrupted). */
 export function readState(outDir: string): BuildState | null {
   if (existsSync(markerFile(outDir))) return null;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(stateFile(outDir), 'utf8');
+    bytes = readFileSync(stateFile(outDir));
+  } catch {
+    // A folder last built before the binary form: its text state, read once (the next save writes state.bin).
+    try {
+      return parseState(readFileSync(textStateFile(outDir), 'utf8'));
+    } catch {
+      return null;
+    }
+  }
+  return parseBinaryState(bytes);
+}
+
+/**
+ * What the binary state holds after its header line: a JSON line (fingerprint, report, counts, each
+ * section's length in bytes), then the sections: the files', keys' and folders' paths, each a UTF-8
+ * block of lines; the keys, likewise; the files' sizes and ctimes and the folders' mtimes as float64 in
+ * this machine's byte order; the files' adopted flags, a byte each; then "end". Read with one split a
+ * block and no parsing of numbers: the shipped site's 285,000 files read in about a quarter of the time
+ * the text took (0.4 s at load), written in half.
+ */
+interface BinaryMeta {
+  fingerprint: string;
+  report: unknown;
+  littleEndian: boolean;
+  files: number;
+  keys: number;
+  dirs: number;
+  /** Byte lengths: file paths, key paths, keys, folder paths, sizes, ctimes, folder mtimes, adopted flags. */
+  sections: number[];
+}
+
+const END = 'end\n';
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The binary state's bytes (saveState), as they are written. */
+function binaryState(state: BuildState): Buffer[] {
+  const files = state.files.columns();
+  const lines = (xs: Iterable<string>) => Buffer.from([...xs].join('\n'));
+  const floats = (xs: Float64Array) => Buffer.from(xs.buffer, xs.byteOffset, xs.byteLength);
+  const sections = [
+    lines(files.paths),
+    lines(state.keys.keys()),
+    lines(state.keys.values()),
+    lines(state.dirs.keys()),
+    floats(files.sizes),
+    floats(files.ctimes),
+    floats(Float64Array.from(state.dirs.values())),
+    Buffer.from(files.adopted.buffer, files.adopted.byteOffset, files.adopted.byteLength),
+  ];
+  const meta: BinaryMeta = { fingerprint: state.fingerprint, report: state.report, littleEndian: LITTLE_ENDIAN, files: files.paths.length, keys: state.keys.size, dirs: state.dirs.size, sections: sections.map((b) => b.length) };
+  return [Buffer.from(`${BINARY_HEADER}\n${JSON.stringify(meta)}\n`), ...sections, Buffer.from(END)];
+}
+
+/** The binary state (binaryState), or null when it is not one whole: another header, cut short, counts that do not match. */
+function parseBinaryState(bytes: Buffer): BuildState | null {
+  const head = Buffer.from(`${BINARY_HEADER}\n`);
+  if (!bytes.subarray(0, head.length).equals(head)) return null;
+  const metaEnd = bytes.indexOf(10, head.length);
+  if (metaEnd < 0) return null;
+  let meta: BinaryMeta;
+  try {
+    meta = JSON.parse(bytes.toString('utf8', head.length, metaEnd)) as BinaryMeta;
   } catch {
     return null;
   }
-  return parseState(text);
+  const { sections } = meta;
+  if (meta.littleEndian !== LITTLE_ENDIAN || !Array.isArray(sections) || sections.length !== 8) return null;
+  let at = metaEnd + 1;
+  if (at + sections.reduce((a, b) => a + b, 0) + END.length !== bytes.length || bytes.toString('latin1', bytes.length - END.length) !== END) return null;
+  const parts = sections.map((length) => bytes.subarray(at, (at += length)));
+  const lines = (b: Buffer, n: number): string[] | null => {
+    const xs = n === 0 ? [] : b.toString('utf8').split('\n');
+    return xs.length === n ? xs : null;
+  };
+  // Copied: a float64 view needs an aligned offset, which a section has only by chance.
+  const floats = (b: Buffer, n: number): Float64Array | null => (b.length === n * 8 ? new Float64Array(new Uint8Array(b).buffer) : null);
+  const paths = lines(parts[0], meta.files);
+  const keyPaths = lines(parts[1], meta.keys);
+  const keys = lines(parts[2], meta.keys);
+  const dirPaths = lines(parts[3], meta.dirs);
+  const sizes = floats(parts[4], meta.files);
+  const ctimes = floats(parts[5], meta.files);
+  const mtimes = floats(parts[6], meta.dirs);
+  if (!paths || !keyPaths || !keys || !dirPaths || !sizes || !ctimes || !mtimes || parts[7].length !== meta.files) return null;
+  const state = emptyState();
+  state.fingerprint = meta.fingerprint;
+  state.report = meta.report ?? null;
+  state.files = FileRecords.fromColumns({ paths, sizes, ctimes, adopted: new Uint8Array(parts[7]) });
+  for (let i = 0; i < keyPaths.length; i++) state.keys.set(keyPaths[i], keys[i]);
+  for (let i = 0; i < dirPaths.length; i++) state.dirs.set(dirPaths[i], mtimes[i]);
+  // A path given twice (a line break in a path) leaves fewer entries than lines: nothing to trust.
+  return state.files.size === meta.files && state.keys.size === meta.keys && state.dirs.size === meta.dirs ? state : null;
 }
 
 /** The state file's lines (readState); the file and key lines, 330,000 for the shipped site, read in place by their tabs (0.2 s less than splitting each line). */
@@ -201,17 +327,21 @@ function parseState(text: string): BuildState | null {
 
 /** True when outDir holds a previous build's output: a saved state (its first line checked) or the mark of an interrupted build. */
 export function isPreviousOutput(outDir: string): boolean {
-  if (interrupted(outDir)) return true;
+  return interrupted(outDir) || startsWith(stateFile(outDir), `${BINARY_HEADER}\n`) || startsWith(textStateFile(outDir), `${HEADER}\n`);
+}
+
+/** Whether a file (not a link) starts with these characters. */
+function startsWith(file: string, text: string): boolean {
   let fd: number;
   try {
-    fd = openSync(stateFile(outDir), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return false;
   }
   try {
-    const head = Buffer.alloc(HEADER.length + 1);
+    const head = Buffer.alloc(Buffer.byteLength(text));
     const n = readSync(fd, head, 0, head.length, 0);
-    return head.subarray(0, n).toString('utf8') === `${HEADER}\n`;
+    return head.subarray(0, n).toString('utf8') === text;
   } finally {
     closeSync(fd);
   }
@@ -232,30 +362,15 @@ export function saveState(outDir: string, state: BuildState): void {
   const temp = `${stateFile(outDir)}.${process.pid}`;
   const fd = openSync(temp, 'w');
   try {
-    let chunk: string[] = [HEADER, `fingerprint\t${state.fingerprint}`, `report\t${JSON.stringify(state.report)}`];
-    const flush = (force = false) => {
-      if (chunk.length < 8192 && !force) return;
-      writeSync(fd, `${chunk.join('\n')}\n`);
-      chunk = [];
-    };
-    for (const [p, r] of state.files) {
-      chunk.push(`${r.adopted ? 'A' : 'F'}\t${p}\t${r.size}\t${r.ctimeMs}`);
-      flush();
+    for (const part of binaryState(state)) {
+      for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
     }
-    for (const [p, k] of state.keys) {
-      chunk.push(`K\t${p}\t${k}`);
-      flush();
-    }
-    for (const [p, m] of state.dirs) {
-      chunk.push(`D\t${p}\t${m}`);
-      flush();
-    }
-    chunk.push('end');
-    flush(true);
   } finally {
     closeSync(fd);
   }
   renameSync(temp, stateFile(outDir));
+  // The text state of an earlier build is this state's no longer.
+  rmSync(textStateFile(outDir), { force: true });
   rmSync(markerFile(outDir), { force: true });
 }
 

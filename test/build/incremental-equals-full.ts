@@ -1,7 +1,8 @@
 // The property behind incremental rebuilds (issue 22): after any edits to
 // either release of a two-release site, a curated one and one of JASPAR's own
 // download files (a count changed, an annotation changed, a matrix added, a
-// matrix removed), a rebuild of the previous build's folder holds exactly the bytes
+// matrix removed; the official one's description, which every file it renders
+// prints), a rebuild of the previous build's folder holds exactly the bytes
 // a build into a new folder writes, every file (the mirror archive, its
 // checksum and manifest included), and no other file. Cases chain: each
 // rebuilds the folder the previous case left, so an edit and its undoing,
@@ -35,7 +36,8 @@ type Edit =
   | { kind: 'count'; pick: number; base: number; column: number; value: number }
   | { kind: 'annotation'; pick: number; field: 'name' | 'tax_group' | 'data_type'; value: string }
   | { kind: 'add'; pick: number }
-  | { kind: 'remove'; pick: number };
+  | { kind: 'remove'; pick: number }
+  | { kind: 'description'; field: 'name' | 'transfac_from'; value: string };
 
 /** An edit to the curated release, or to the official one (its bundles and metadata table). */
 type Edited = Edit & { release: 'curated' | 'official' };
@@ -47,7 +49,9 @@ const edit: fc.Arbitrary<Edited> = fc.tuple(fc.constantFrom('curated' as const, 
   fc.record({ kind: fc.constant('annotation' as const), pick: fc.nat(), field: fc.constant('data_type' as const), value: fc.constantFrom('ChIP-seq', 'SELEX') }),
   fc.record({ kind: fc.constant('add' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
-)).map(([release, e]) => ({ ...e, release }));
+  // What the formats print of the release (every page and copy renders with it), in the official release's description.
+  fc.record({ kind: fc.constant('description' as const), field: fc.constantFrom('name' as const, 'transfac_from' as const), value: fc.constantFrom('', ' (edited)') }),
+)).map(([release, e]) => ({ ...e, release: e.kind === 'description' ? 'official' as const : release }));
 
 const COLUMNS = ['matrix_id', 'base_id', 'version', 'collection', 'name', 'tax_group', 'tf_class', 'tf_family', 'data_type'];
 
@@ -68,6 +72,7 @@ class Release {
     return this.csv().rows.map((r) => r.split(',')[0]);
   }
   apply(e: Edit): void {
+    if (e.kind === 'description') throw new Error('the curated release is described by data/release-2024.yaml, which the property does not edit');
     const { header, rows } = this.csv();
     const ids = rows.map((r) => r.split(',')[0]);
     if (e.kind === 'add') {
@@ -170,6 +175,11 @@ class Official {
     return [...this.bundles.values()].flat().map((r) => idOf(r));
   }
   apply(e: Edit): void {
+    if (e.kind === 'description') {
+      const text = readFileSync(this.description, 'utf8');
+      writeFileSync(this.description, text.replace(new RegExp(`^(${e.field}: [^\\n]*?)( \\(edited\\))?$`, 'm'), `$1${e.value}`));
+      return;
+    }
     const all = [...this.bundles].flatMap(([bundle, records]) => records.map((record, i) => ({ bundle, record, i })));
     if (e.kind === 'add') {
       // By id: a record edited since (a count) is there all the same.

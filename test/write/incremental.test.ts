@@ -152,6 +152,30 @@ describe('what a changed record re-renders', () => {
     expect(shows.length).toBeGreaterThan(5);
     expect(again).toMatchObject({ rendered: shows.length, reused: first.rendered - shows.length });
   }, 60_000);
+
+  it('one matrix removed: the rows after it in matrices.csv shift, and the pages of those matrices are reused all the same', async () => {
+    const data = makeRelease();
+    temps.push(data);
+    const out = path.join(tempRoot(), 'public');
+    const options = { dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' };
+    await writeSite(planSite(options).plan, out, { salt: 's', workers: 0 });
+    const csv = path.join(data, 'matrices.csv');
+    const [header, removed, ...after] = readFileSync(csv, 'utf8').split('\n');
+    writeFileSync(csv, [header, ...after].join('\n'));
+    rmSync(path.join(data, 'matrices', `${removed.split(',')[0]}.jaspar`));
+    const { plan: next } = planSite(options);
+    // Each matrix's own detail page (no list, no other version of its base id): none shows the removed matrix.
+    const removedBase = removed.split(',')[1];
+    const details = next.tasks.filter((t) => t!.kind === 'resource' && t!.planned.resource.kind === 'detail' && t!.planned.resource.matrices.every((m) => m.baseId !== removedBase)).map((t) => t!.paths[0]);
+    // A task whose key is the previous build's (and whose files are intact) is reused, not rendered.
+    const keyOf = (f: string) => readState(out)!.keys.get(f);
+    const before = details.map(keyOf);
+    const again = await writeSite(next, out, { salt: 's', workers: 0 });
+    expect(details.length).toBeGreaterThan(5);
+    expect(before.every((k) => k !== undefined)).toBe(true);
+    expect(details.map(keyOf)).toEqual(before);
+    expect(again.reused).toBeGreaterThanOrEqual(details.length);
+  }, 60_000);
 });
 
 describe('render workers', () => {

@@ -1,0 +1,90 @@
+// The build state in its binary form (write/state.ts): what is saved is what
+// is read, a state cut short or altered is not trusted, and a folder last
+// built with the text form (state.tsv) is still read and recognised.
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { emptyState, isPreviousOutput, readState, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
+
+const temps: string[] = [];
+afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const outDir = () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-state-'));
+  temps.push(root);
+  return path.join(root, 'public');
+};
+
+/** A state with every kind of entry, numbers a text form could round (fractional ctimes, -0, large sizes) and non-ASCII paths. */
+function sample(): BuildState {
+  const state = emptyState();
+  state.fingerprint = 'fp-1';
+  state.report = { files: 3, notes: ['a "quoted"\nnote'] };
+  state.files.set('index.html', { size: 10, ctimeMs: 1732634567123.4567, adopted: false });
+  state.files.set('api/v1/matrix/MA0001.1/index.json', { size: 2 ** 40 + 1, ctimeMs: -0, adopted: false });
+  state.files.set('download/jaspar.tar.gz', { size: 0, ctimeMs: 0.1, adopted: true });
+  state.files.set('api/v1/species/Ñandú/index.json', { size: 7, ctimeMs: 5, adopted: false });
+  state.files.delete('index.html'); // a forgotten slot is not saved
+  state.keys.set('api/v1/matrix/MA0001.1/index.json', 'k1');
+  state.keys.set('logos/MA0001.1.svg', 'k2');
+  state.dirs.set('', 1.5);
+  state.dirs.set('api', 2);
+  return state;
+}
+
+const plain = (s: BuildState) => ({ fingerprint: s.fingerprint, report: s.report, files: [...s.files], keys: [...s.keys], dirs: [...s.dirs] });
+const stateBin = (out: string) => path.join(stateDir(out), 'state.bin');
+
+describe('the build state', () => {
+  it('reads back what was saved, entry for entry and in order, and marks the folder as a previous build\'s', () => {
+    const out = outDir();
+    saveState(out, sample());
+    const read = readState(out)!;
+    expect(plain(read)).toEqual(plain(sample()));
+    expect(Object.is(read.files.get('api/v1/matrix/MA0001.1/index.json')!.ctimeMs, -0)).toBe(true);
+    expect(isPreviousOutput(out)).toBe(true);
+    // Records added after reading go on growing the arrays it was read into.
+    for (let i = 0; i < 3000; i++) read.files.set(`f${i}`, { size: i, ctimeMs: i, adopted: i % 2 === 0 });
+    expect(read.files.get('f2999')).toEqual({ size: 2999, ctimeMs: 2999, adopted: false });
+    expect(read.files.get('download/jaspar.tar.gz')).toEqual({ size: 0, ctimeMs: 0.1, adopted: true });
+  });
+
+  it('an empty state too', () => {
+    const out = outDir();
+    saveState(out, emptyState());
+    expect(plain(readState(out)!)).toEqual(plain(emptyState()));
+  });
+
+  it('trusts no state cut short, lengthened, altered in its counts, or with a line break in a path', () => {
+    const out = outDir();
+    saveState(out, sample());
+    const whole = readFileSync(stateBin(out));
+    truncateSync(stateBin(out), whole.length - 1);
+    expect(readState(out)).toBeNull();
+    writeFileSync(stateBin(out), Buffer.concat([whole, Buffer.from('x')]));
+    expect(readState(out)).toBeNull();
+    writeFileSync(stateBin(out), Buffer.from(whole.toString('latin1').replace('"keys":2', '"keys":3'), 'latin1'));
+    expect(readState(out)).toBeNull();
+    const broken = sample();
+    broken.keys.set('a\nb', 'k3');
+    saveState(out, broken);
+    expect(readState(out)).toBeNull();
+    writeFileSync(stateBin(out), 'jaspar-static-api build state 1\nend\n');
+    expect(readState(out)).toBeNull();
+  });
+
+  it('reads the text state an earlier build left, and replaces it with the binary one when saved', () => {
+    const out = outDir();
+    const text = path.join(stateDir(out), 'state.tsv');
+    saveState(out, emptyState()); // makes the folder
+    rmSync(stateBin(out));
+    writeFileSync(text, 'jaspar-static-api build state 1\nfingerprint\tfp-0\nreport\tnull\nF\ta.json\t3\t1.25\nA\tb.tar.gz\t4\t2\nK\ta.json\tkey\nD\t\t7\nend\n');
+    expect(isPreviousOutput(out)).toBe(true);
+    const read = readState(out)!;
+    expect(read.fingerprint).toBe('fp-0');
+    expect([...read.files]).toEqual([['a.json', { size: 3, ctimeMs: 1.25, adopted: false }], ['b.tar.gz', { size: 4, ctimeMs: 2, adopted: true }]]);
+    saveState(out, read);
+    expect(() => readFileSync(text)).toThrow();
+    expect(plain(readState(out)!)).toEqual(plain(read));
+  });
+});
