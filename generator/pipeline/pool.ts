@@ -36,6 +36,17 @@ const TSX_API = typeof import.meta.resolve === 'function'
   : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
 const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
 
+/**
+ * How far a render worker's V8 heap may grow. What a worker holds does not grow with the release: a
+ * batch's tasks and files (at most BATCH_RECORDS records shown, schedule.ts) and about HELD records
+ * (wire.ts). Left to V8's defaults each worker's heap grew to 130-190 MB of mostly garbage on the 3x
+ * synthetic release, and the build's peak RSS with it: 1,044 MB; 831 MB with an old generation of 96 MB
+ * and a young one of 8 MB (one run each, side by side at load 16). The old generation is given a margin
+ * over what was measured: at its limit V8 collects harder, and past it the worker dies (the build fails,
+ * render worker exited).
+ */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
+
 export class RenderPool {
   private readonly workers: { worker: Worker; inFlight: number; ready: Promise<void> }[] = [];
   private readonly pending = new Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void; slot: number }>();
@@ -45,7 +56,7 @@ export class RenderPool {
 
   constructor(size: number, private readonly perWorker = 2) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(BOOT, { eval: true });
+      const worker = new Worker(BOOT, { eval: true, resourceLimits: WORKER_LIMITS });
       let onReady!: () => void;
       const ready = new Promise<void>((resolve) => (onReady = resolve));
       const slot = { worker, inFlight: 0, ready };
