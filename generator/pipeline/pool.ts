@@ -41,9 +41,9 @@ const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register();
  * batch's tasks and files (at most BATCH_RECORDS records shown, schedule.ts) and about HELD records
  * (wire.ts). Left to V8's defaults each worker's heap grew to 130-190 MB of mostly garbage on the 3x
  * synthetic release, and the build's peak RSS with it: 1,044 MB; 831 MB with an old generation of 96 MB
- * and a young one of 8 MB (one run each, side by side at load 16). The old generation is given a margin
- * over what was measured: at its limit V8 collects harder, and past it the worker dies (the build fails,
- * render worker exited).
+ * and a young one of 8 MB (one run each, side by side at load 16), 891 MB with these. The old generation
+ * is given a margin over what was measured: at its limit V8 collects harder, and past it the worker dies
+ * (the build fails: render worker exited).
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 
