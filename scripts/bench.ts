@@ -217,6 +217,9 @@ function measureSite(data: string[], scratch: string, o: Options): SiteFigures {
   return f;
 }
 
+/** Median CPU seconds of each step of build(), plan/site/mirror. */
+const steps = (runs: ChildResult[]): string => (['plan', 'site', 'mirror'] as const).map((k) => median(runs.map((r) => r.steps?.[k] ?? 0)).toFixed(1)).join('/');
+
 function fullLine(label: string, runs: ChildResult[]): string {
   return `${label} wall ${fmt(runs.map((r) => r.seconds), 1, ' s')}  CPU ${fmt(runs.map((r) => r.cpu), 1, ' s')}  peak RSS ${fmt(runs.map((r) => r.maxRssMb), 0, ' MB')}  ${fmt(runs.map((r) => r.files / r.seconds), 0)} files/s`;
 }
@@ -360,6 +363,8 @@ async function main(): Promise<void> {
         fullLine('  1x full build ', one),
         fullLine(`  ${times}x full build`.padEnd(16), big),
         `  ${times}x / 1x      wall ${ratio((r) => r.seconds).toFixed(2)}×  CPU ${ratio((r) => r.cpu).toFixed(2)}×  peak RSS ${ratio((r) => r.maxRssMb).toFixed(2)}×  (matrices ${times}×)`,
+        // User and kernel apart: at load the wall ratio followed the kernel's time (file creation), not rendering.
+        `  CPU user / kernel: 1x ${fmt(one.map((r) => r.cpu - (r.sys ?? 0)), 1, ' s')} / ${fmt(one.map((r) => r.sys ?? 0), 1, ' s')}, ${times}x ${fmt(big.map((r) => r.cpu - (r.sys ?? 0)), 1, ' s')} / ${fmt(big.map((r) => r.sys ?? 0), 1, ' s')}; by step (plan, site, mirror) 1x ${steps(one)}, ${times}x ${steps(big)}`,
       );
     }
     lines.push(`load at the end ${os.loadavg()[0].toFixed(1)}; the bench took ${((performance.now() - started) / 60000).toFixed(0)} min`);

@@ -51,6 +51,8 @@ export interface BulkFile {
   key: string;
   /** Renders the content again (the plan keeps this instead of the content: a large release's bulk files are hundreds of MB). */
   render: () => string;
+  /** Renders the content again in pieces (the head, then each record), for a writer that writes them as they come: the content is never whole in memory. */
+  pieces: () => Iterable<string>;
   /** UTF-8 bytes of the content. */
   bytes: number;
   matrices: number;
@@ -119,6 +121,14 @@ export function renderAll(matrices: Matrix[], format: FormatId, base: string, la
   return FORMATS[format].render(resource, context);
 }
 
+/** The records of a text-format list as pieces: its head, then each matrix's record, rendered one at a time and
+ *  not kept (a file rendered again when written: its records were let go once every file was listed). */
+function* recordPieces(format: FormatId, matrices: Matrix[], base: string, layout: Layout, context: FormatContext): Generator<string> {
+  const head = renderAll([], format, base, layout, context);
+  yield head;
+  for (const m of matrices) yield renderAll([m], format, base, layout, context).slice(head.length);
+}
+
 /** The text formats write a list as a fixed head (MEME's header, else
  *  nothing) followed by one record per matrix, which is how JASPAR's bundles
  *  are laid out too. Each matrix appears in up to four bundles of a format,
@@ -153,20 +163,23 @@ export function* bulkFiles(release: Release, base: string, layout: Layout, conte
     const key = `${format} ${hash128(`${salt}\n${format}\n${digestsOf(matrices)}`)}`;
     const size = known(path, key);
     const content = size === undefined ? render(format, matrices) : '';
-    return { path, content, rendered: size === undefined, key, render: again(format, matrices), bytes: size ?? Buffer.byteLength(content), matrices: matrices.length, format, ...(bundle ? { bundle } : {}) };
+    return { path, content, rendered: size === undefined, key, render: again(format, matrices), pieces: piecesAgain(format, matrices), bytes: size ?? Buffer.byteLength(content), matrices: matrices.length, format, ...(bundle ? { bundle } : {}) };
   };
   const ordered = listOrder(release.matrices);
   const joiners = new Map<FormatId, (matrices: Matrix[]) => string>();
   const kept = cache && { cache, salt: hash128(salt) };
-  // fresh: without the shared record cache, for rendering again when the
-  // file is written (memory stays one file's worth).
+  // fresh: without the shared record texts, for rendering again when the file is written (memory stays
+  // one file's worth), nor the records kept across builds: those are let go once the plan is made
+  // (build.ts planKept), and a record set there after was held with the plan (about 45 MB for the 3x
+  // synthetic release) and gave nothing.
   const render = (format: FormatId, matrices: Matrix[], fresh = false) => {
     if (format === 'json') return renderAll(matrices, format, base, layout, context);
-    if (fresh) return recordJoiner(format, base, layout, context, kept)(matrices);
+    if (fresh) return recordJoiner(format, base, layout, context)(matrices);
     if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, layout, context, kept));
     return joiners.get(format)!(matrices);
   };
   const again = (format: FormatId, matrices: Matrix[]) => () => render(format, matrices, true);
+  const piecesAgain = (format: FormatId, matrices: Matrix[]) => (): Iterable<string> => (format === 'json' ? [renderAll(matrices, format, base, layout, context)] : recordPieces(format, matrices, base, layout, context));
   try {
     for (const { format, suffix } of LIST_FILES) yield file(allMatricesPath(year, suffix), format, ordered);
     for (const bundle of bundleSets(release)) {

@@ -17,14 +17,15 @@ const HELD_BYTES = 64 << 20;
  * of such a file, for the page), and are held when rendered here or rendered again when written.
  * `archive`: false in a compact build, which has none.
  */
-export function* downloadFiles(release: Release, base: string, layout: Layout, context: FormatContext, { archive = true, known, records }: { archive?: boolean; known?: (path: string, key: string) => number | undefined; records?: RecordCache } = {}): Generator<[string, string | (() => string), string?]> {
+export function* downloadFiles(release: Release, base: string, layout: Layout, context: FormatContext, { archive = true, known, records }: { archive?: boolean; known?: (path: string, key: string) => number | undefined; records?: RecordCache } = {}): Generator<[string, string | (() => string) | { pieces(): Iterable<string> }, string?]> {
   // The page needs every file's size; the contents are not kept for it.
   const listed: BulkFile[] = [];
   let held = 0;
   for (const file of bulkFiles(release, base, layout, context, known && ((p, key) => known(rel(p), key)), records)) {
     const keep = file.rendered && held + file.bytes <= HELD_BYTES;
     if (keep) held += file.bytes;
-    yield [rel(file.path), keep ? file.content : file.render, file.key];
+    // Not held: rendered again when written, record by record (pipeline/output-plan.ts StreamedContent).
+    yield [rel(file.path), keep ? file.content : { pieces: file.pieces }, file.key];
     listed.push({ ...file, content: '' });
   }
   yield [`${rel(DOWNLOADS)}index.html`, downloadsPage(release, base, listed, { archive })];

@@ -14,8 +14,31 @@ import { logoPath, outputPath } from '../routes/urls.ts';
 import { formatContext, renderTask, resolveTask } from './render.ts';
 
 export type Content = string | Buffer;
+
+/**
+ * Content handed to the writer piece by piece as it is rendered (write/files.ts): a bulk file of a large
+ * release is tens of MB of thousands of records, and whole it was held three times over while written
+ * (the pieces, the joined text, its Buffer). Rendered again each time it is asked for. A plain object
+ * (mirror/downloads.ts makes them, below this folder).
+ */
+export interface StreamedContent {
+  pieces(): Iterable<string>;
+}
+
+export const isStreamed = (content: unknown): content is StreamedContent =>
+  typeof content === 'object' && content !== null && !Buffer.isBuffer(content) && typeof (content as StreamedContent).pieces === 'function';
+
 /** Content rendered when the file is written (and again each time a reader asks): large files the plan should not hold. */
-export type LazyContent = () => Content;
+export type LazyContent = (() => Content) | StreamedContent;
+
+/** What the writer is handed for a file: its bytes, or their pieces. */
+export type WriteContent = Content | StreamedContent;
+
+/** A lazy content's bytes, whole. */
+const whole = (content: Content | LazyContent): Content => (isStreamed(content) ? [...content.pieces()].join('') : typeof content === 'function' ? content() : content);
+
+/** A lazy content as the writer takes it: a function called, pieces left as they are. */
+export const forWriter = (content: Content | LazyContent): WriteContent => (typeof content === 'function' ? content() : content);
 
 /**
  * A whole-release file (a bulk download) with a key, as tasks have: what its bytes are made from (its
@@ -26,7 +49,7 @@ export type LazyContent = () => Content;
 export class KeyedContent {
   constructor(readonly key: string, readonly content: Content | LazyContent) {}
   resolve(): Content {
-    return typeof this.content === 'function' ? this.content() : this.content;
+    return whole(this.content);
   }
 }
 
@@ -111,6 +134,9 @@ function fnv1a(text: string): number {
   return hash | 0;
 }
 
+/** What a file planned with its content holds once handed to the writer (PlannedFiles.handOut). */
+const HANDED: unique symbol = Symbol('handed to the writer');
+
 /**
  * path → content, for readers of a plan (tests, checks): a task's outputs are
  * rendered on this thread when asked for. The build itself never asks; it
@@ -124,8 +150,29 @@ export class PlannedFiles extends Map<string, Content> {
 
   /** The planned content, or the task index and position that renders it. */
   raw(path: string): Content | LazyContent | KeyedContent | { task: number; index: number } | undefined {
-    const value = super.get(path) as Content | LazyContent | KeyedContent | number | undefined;
+    const value = super.get(path) as Content | LazyContent | KeyedContent | number | typeof HANDED | undefined;
+    if (value === HANDED) throw new Error(`${path} was already handed to the writer`);
     return typeof value === 'number' ? { task: Math.floor(value / DEFERRED_SLOTS), index: value % DEFERRED_SLOTS } : value;
+  }
+
+  /** A file planned with its content, let go by the plan as the writer takes it (as tasks are): the bulk files
+   *  held (up to 64 MB a release, mirror/downloads.ts) were held through the render otherwise. */
+  handOut(path: string): Content | LazyContent | KeyedContent {
+    const value = this.raw(path);
+    if (value === undefined || (typeof value === 'object' && 'task' in value)) throw new Error(`${path} is not planned with its content`);
+    super.set(path, HANDED as unknown as Content);
+    return value;
+  }
+
+  /** Bytes of the files planned with their content and not handed out yet (lazy ones are counted when written). */
+  contentBytes(): number {
+    let total = 0;
+    super.forEach((value) => {
+      const c = value instanceof KeyedContent ? value.content : value;
+      if (typeof c === 'string') total += Buffer.byteLength(c);
+      else if (Buffer.isBuffer(c)) total += c.length;
+    });
+    return total;
   }
 
   /** The paths planned with their content (or a function or key that gives it), not by a task, in plan order:
@@ -139,8 +186,9 @@ export class PlannedFiles extends Map<string, Content> {
   }
 
   override get(path: string): Content | undefined {
-    const value = super.get(path) as Content | LazyContent | KeyedContent | number | undefined;
-    if (typeof value === 'function') return value();
+    const value = super.get(path) as Content | LazyContent | KeyedContent | number | typeof HANDED | undefined;
+    if (value === HANDED) throw new Error(`${path} was already handed to the writer`);
+    if (typeof value === 'function' || isStreamed(value)) return whole(value);
     if (value instanceof KeyedContent) return value.resolve();
     if (typeof value !== 'number') return value;
     const task = Math.floor(value / DEFERRED_SLOTS);
@@ -328,13 +376,7 @@ export class OutputPlan {
 
   /** Bytes of the files planned with their content (rendered and lazy files are counted when written). */
   get bytes(): number {
-    let total = 0;
-    for (const path of this.files.keys()) {
-      const raw = this.files.raw(path);
-      const c = raw instanceof KeyedContent ? raw.content : raw;
-      if (typeof c === 'string') total += Buffer.byteLength(c);
-      else if (Buffer.isBuffer(c)) total += c.length;
-    }
-    return total;
+    return this.files.contentBytes();
   }
+
 }

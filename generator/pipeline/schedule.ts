@@ -11,7 +11,7 @@
 import { createHash, hash } from 'node:crypto';
 import { pfmDigest } from '../dataset/digest.ts';
 import { PyFloat } from '../formats/types.ts';
-import { KeyedContent, type Content, type LazyContent, type OutputPlan, type PlanPart, type Task } from './output-plan.ts';
+import { KeyedContent, forWriter, type OutputPlan, type PlanPart, type Task, type WriteContent } from './output-plan.ts';
 import { RenderPool, defaultWorkers } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { MatrixRefs, encodeTask } from './wire.ts';
@@ -30,8 +30,8 @@ export interface ScheduleSink {
   key(first: string, key: string): void;
   /** True when the task's files are as the previous build left them with this key: kept, not rendered. */
   reuse(paths: readonly string[], key: string): boolean;
-  /** A file's bytes, on this thread. */
-  file(rel: string, content: Content): void;
+  /** A file's bytes (or their pieces, as rendered), on this thread. */
+  file(rel: string, content: WriteContent): void;
 }
 
 /** Workers start once this many tasks need rendering; fewer are rendered on the main thread: starting
@@ -46,6 +46,8 @@ const BATCH_TASKS = 48;
  *  runs at load 10-16: the peak at the render's start is not this cap's alone). A list page of ten records in nine
  *  formats weighs 90: most batches end at 48 tasks as before. */
 const BATCH_RECORDS = 6_000;
+/** Milliseconds of eager files written between two looks at the workers (a file once begun is finished). */
+const EAGER_SLICE_MS = 20;
 
 /** What a task's files weigh, about: the records they show, once in each format. */
 const recordsShown = (task: WireTask): number => (task.kind === 'logo' ? 1 : task.resources.reduce((n, r) => n + r.matrices.length, 0));
@@ -58,15 +60,15 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   let nextEager = 0;
   const writeEager = () => {
     const rel = eager[nextEager++];
-    const raw = plan.files.raw(rel) as Content | LazyContent | KeyedContent;
+    const raw = plan.files.handOut(rel);
     if (raw instanceof KeyedContent) {
       if (options.salt !== undefined) {
         const key = fileKey(options.salt, raw.key);
         sink.key(rel, key);
         if (sink.reuse([rel], key)) return;
       }
-      sink.file(rel, raw.resolve());
-    } else sink.file(rel, typeof raw === 'function' ? raw() : raw);
+      sink.file(rel, forWriter(raw.content));
+    } else sink.file(rel, forWriter(raw));
   };
 
   const parts = plan.parts.map(renderedPart);
@@ -91,7 +93,14 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
     let batchRecords = 0;
     const dispatch = async () => {
       if (batch.length === 0) return;
-      while (pool!.busy() && nextEager < eager.length) writeEager();
+      // The eager files in slices while every worker is busy, with a turn of the event loop after each:
+      // a worker's finished batch is taken (and it gets its next) without waiting for every eager file,
+      // and the slices' garbage (bulk files rendered again) is spread over the render.
+      while (pool!.busy() && nextEager < eager.length) {
+        const until = performance.now() + EAGER_SLICE_MS;
+        while (nextEager < eager.length && performance.now() < until) writeEager();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       await pool!.room();
       const paths = batchPaths;
       const { records, forget } = refs.take();

@@ -3,7 +3,7 @@
 // main thread. Links are never followed: files are opened with O_NOFOLLOW and
 // looked at with lstat, and the writer refuses a folder holding links before
 // it writes (changes.ts outputProblems), so no folder on the way is a link.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 export interface Written {
@@ -13,17 +13,24 @@ export interface Written {
   written: boolean;
 }
 
+/** Content given in pieces, written as they come (pipeline/output-plan.ts StreamedContent). */
+export interface Pieces {
+  pieces(): Iterable<string>;
+}
+
 /**
  * Writes content to root/rel unless the file already holds exactly these
  * bytes. compare=false skips the look (a path known to be absent or changed).
- * ensured: folders this thread already created.
+ * ensured: folders this thread already created. Content in pieces is
+ * compared and written a chunk at a time, rendered again for the write
+ * when it was compared and differs.
  */
-export function writeIfChanged(root: string, rel: string, content: string | Buffer, compare: boolean, ensured: Set<string>): Written {
+export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Set<string>): Written {
   const file = path.join(root, rel);
-  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : null;
   if (compare) {
     const st = lstatSync(file, { throwIfNoEntry: false });
-    if (st?.isFile() && st.size === bytes.length && sameBytes(file, bytes)) return { size: st.size, ctimeMs: st.ctimeMs, written: false };
+    if (st?.isFile() && (bytes === null ? sameChunks(file, st.size, content as Pieces) : st.size === bytes.length && sameBytes(file, bytes))) return { size: st.size, ctimeMs: st.ctimeMs, written: false };
   }
   ensureFolder(root, path.posix.dirname(rel), ensured);
   let fd: number;
@@ -36,8 +43,12 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
     fd = openSync(file, WRITE, 0o666);
   }
   try {
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset);
+    const write = (chunk: Buffer) => {
+      let offset = 0;
+      while (offset < chunk.length) offset += writeSync(fd, chunk, offset);
+    };
+    if (bytes !== null) write(bytes);
+    else for (const chunk of chunks(content as Pieces)) write(chunk);
     const st = fstatSync(fd);
     return { size: st.size, ctimeMs: st.ctimeMs, written: true };
   } finally {
@@ -46,6 +57,21 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
 }
 
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+
+/** Pieces joined into chunks of about this many characters: one write each, not one per record. */
+const CHUNK = 1 << 20;
+
+function* chunks(content: Pieces): Generator<Buffer> {
+  let text = '';
+  for (const piece of content.pieces()) {
+    text += piece;
+    if (text.length >= CHUNK) {
+      yield Buffer.from(text);
+      text = '';
+    }
+  }
+  if (text !== '') yield Buffer.from(text);
+}
 
 /** The file holds exactly these bytes (read without following a link; a link is never "the same"). */
 function sameBytes(file: string, bytes: Buffer): boolean {
@@ -57,6 +83,35 @@ function sameBytes(file: string, bytes: Buffer): boolean {
   }
   try {
     return fstatSync(fd).isFile() && readFileSync(fd).equals(bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The file (of size bytes) holds exactly the pieces' bytes, read a chunk at a time beside them. */
+function sameChunks(file: string, size: number, content: Pieces): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return false;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return false;
+    let position = 0;
+    for (const chunk of chunks(content)) {
+      if (position + chunk.length > size) return false;
+      const read = Buffer.allocUnsafe(chunk.length);
+      let got = 0;
+      while (got < chunk.length) {
+        const n = readSync(fd, read, got, chunk.length - got, position + got);
+        if (n === 0) return false;
+        got += n;
+      }
+      if (!read.equals(chunk)) return false;
+      position += chunk.length;
+    }
+    return position === size;
   } finally {
     closeSync(fd);
   }

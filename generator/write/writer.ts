@@ -14,7 +14,7 @@
 // trusts nothing: it renders everything and compares every file.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Content, OutputPlan } from '../pipeline/output-plan.ts';
+import type { OutputPlan, WriteContent } from '../pipeline/output-plan.ts';
 import { progress as showProgress } from '../pipeline/progress.ts';
 import type { ScheduleSink } from '../pipeline/schedule.ts';
 import { outputProblems, treeChanges, type TreeChanges } from './changes.ts';
@@ -72,8 +72,9 @@ export class SiteWriter implements ScheduleSink {
   private readonly next: BuildState = emptyState();
   private session: {
     previous: BuildState | null; altered: Set<string>; extras: string[]; compare: boolean; report: WriteReport; shown: ReturnType<typeof showProgress>; ensured: Set<string>;
-    /** Folders whose entries this build changed (a file created, a file or folder removed), with those above them: their mtimes are read again. */
-    touched: Set<string>;
+    /** Folders whose entries this build changed (a file created, a file or folder removed), with those above them: their mtimes are read again.
+     *  None without a previous state, whose folders' mtimes are all read (a 10x release has 420,000 folders). */
+    touched: Set<string> | null;
   } | null = null;
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
@@ -100,7 +101,7 @@ export class SiteWriter implements ScheduleSink {
     ensureRoot(root);
     next.fingerprint = this.options.fingerprint ?? '';
     this.session = {
-      previous, altered, extras, compare, ensured: new Set(), touched: new Set(),
+      previous, altered, extras, compare, ensured: new Set(), touched: previous === null ? null : new Set(),
       report: { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
@@ -121,8 +122,8 @@ export class SiteWriter implements ScheduleSink {
     return true;
   }
 
-  /** A file's bytes: written when they differ from the file on disk. */
-  file(rel: string, content: Content): void {
+  /** A file's bytes (or their pieces): written when they differ from the file on disk. */
+  file(rel: string, content: WriteContent): void {
     const { compare, ensured, shown } = this.open_();
     const w = writeIfChanged(this.root, rel, content, compare, ensured);
     this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written);
@@ -130,12 +131,12 @@ export class SiteWriter implements ScheduleSink {
       const { report, touched } = this.open_();
       report.changed?.add(rel);
       // A new file (or folder on its way) changes the mtime of the folders it is created in.
-      for (let dir = rel; dir.includes('/'); ) {
+      if (touched) for (let dir = rel; dir.includes('/'); ) {
         dir = dir.slice(0, dir.lastIndexOf('/'));
         if (touched.has(dir)) break;
         touched.add(dir);
       }
-      touched.add('');
+      touched?.add('');
     }
     shown.add(1, w.written ? 1 : 0);
   }
@@ -147,12 +148,12 @@ export class SiteWriter implements ScheduleSink {
     this.stop();
     report.rendered = counts.rendered;
     report.reused = counts.reused;
-    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched });
+    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched: touched ?? undefined });
     for (const dir of plan.folderList()) {
       // A folder this build did not touch keeps the mtime the previous state has (the writer checked it,
       // open: treeChanges); were it stale, the next build would only look into the folder again.
       const before = previous?.dirs.get(dir);
-      if (before !== undefined && !touched.has(dir)) {
+      if (before !== undefined && !touched!.has(dir)) {
         next.dirs.set(dir, before);
         continue;
       }
