@@ -37,16 +37,11 @@ const TSX_API = typeof import.meta.resolve === 'function'
 const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
 
 /**
- * How far a render worker's V8 heap may grow. What a worker holds does not grow with the release: a
- * batch's tasks and files (at most BATCH_RECORDS records shown, schedule.ts) and about HELD records
- * (wire.ts). Left to V8's defaults each worker's heap grew to 130-190 MB of mostly garbage on the 3x
- * synthetic release, and the build's peak RSS with it. JASPAR 2024 alone, two builds side by side (load
- * 6-10): no limits 749 MB and 21.7 s of CPU rendering; these 637 MB and 22.6 s; an old generation of 128
- * MB with a young one of 8 MB, 541 MB but 30.0 s against 22.6 (more objects promoted, more full
- * collections). The old generation has a margin over what was seen: at its limit V8 collects harder,
- * and past it the worker dies (the build fails: render worker exited).
+ * A render worker's V8 heap is left to V8's defaults. Limits of 128 MB (old generation) and 32 MB (young)
+ * cut JASPAR 2024's peak RSS from 749 to 637 MB, but the 10x synthetic release's build then failed
+ * (ERR_WORKER_OUT_OF_MEMORY): what a worker holds grows with the release after all, and a limit is a
+ * release size past which the build cannot be made, where no limit costs memory only.
  */
-const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 32 };
 
 export class RenderPool {
   private readonly workers: { worker: Worker; inFlight: number; ready: Promise<void> }[] = [];
@@ -57,7 +52,7 @@ export class RenderPool {
 
   constructor(size: number, private readonly perWorker = 2) {
     for (let i = 0; i < size; i++) {
-      const worker = new Worker(BOOT, { eval: true, resourceLimits: WORKER_LIMITS });
+      const worker = new Worker(BOOT, { eval: true });
       let onReady!: () => void;
       const ready = new Promise<void>((resolve) => (onReady = resolve));
       const slot = { worker, inFlight: 0, ready };
