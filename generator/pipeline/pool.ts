@@ -36,13 +36,6 @@ const TSX_API = typeof import.meta.resolve === 'function'
   : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
 const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
 
-/**
- * A render worker's V8 heap is left to V8's defaults. Limits of 128 MB (old generation) and 32 MB (young)
- * cut JASPAR 2024's peak RSS from 749 to 637 MB, but the 10x synthetic release's build then failed
- * (ERR_WORKER_OUT_OF_MEMORY): what a worker holds grows with the release after all, and a limit is a
- * release size past which the build cannot be made, where no limit costs memory only.
- */
-
 export class RenderPool {
   private readonly workers: { worker: Worker; inFlight: number; ready: Promise<void> }[] = [];
   private readonly pending = new Map<number, { resolve: (r: BatchResult) => void; reject: (e: Error) => void; slot: number }>();
@@ -52,6 +45,9 @@ export class RenderPool {
 
   constructor(size: number, private readonly perWorker = 2) {
     for (let i = 0; i < size; i++) {
+      // V8's default heap limits: 128/32 MB cut JASPAR 2024's peak RSS from 749 to 637 MB, but the 10x
+      // synthetic build then failed (ERR_WORKER_OUT_OF_MEMORY). A limit is a release size past which no
+      // build can be made; no limit costs memory only.
       const worker = new Worker(BOOT, { eval: true });
       let onReady!: () => void;
       const ready = new Promise<void>((resolve) => (onReady = resolve));
