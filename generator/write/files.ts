@@ -73,14 +73,19 @@ function* chunks(content: Pieces): Generator<Buffer> {
   if (text !== '') yield Buffer.from(text);
 }
 
-/** The file holds exactly these bytes (read without following a link; a link is never "the same"). */
-function sameBytes(file: string, bytes: Buffer): boolean {
-  let fd: number;
+/** The file opened for reading without following a link (a link is never "the same"); null when it cannot be. */
+function openNoFollow(file: string): number | null {
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    return openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** The file holds exactly these bytes. */
+function sameBytes(file: string, bytes: Buffer): boolean {
+  const fd = openNoFollow(file);
+  if (fd === null) return false;
   try {
     return fstatSync(fd).isFile() && readFileSync(fd).equals(bytes);
   } finally {
@@ -90,12 +95,8 @@ function sameBytes(file: string, bytes: Buffer): boolean {
 
 /** The file (of size bytes) holds exactly the pieces' bytes, read a chunk at a time beside them. */
 function sameChunks(file: string, size: number, content: Pieces): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return false;
-  }
+  const fd = openNoFollow(file);
+  if (fd === null) return false;
   try {
     if (!fstatSync(fd).isFile()) return false;
     let position = 0;
