@@ -5,8 +5,18 @@ import { pyRepr } from '../dataset/numbers.ts';
 import { PyFloat, type Format, type Json } from './types.ts';
 
 export function toJson(value: Json, indent = 0): string {
-  return write(value, indent, '');
+  if (indent !== 0 || value === null || typeof value !== 'object') return write(value, indent, '');
+  // The json and jsonp files of a resource print one body (a matrix's), or bodies that share their results
+  // (a list page's, whose next and previous links name the format): the last compact body and the last
+  // results list are kept, and printed once for both. A body is never changed once built (plan/resources.ts).
+  if (value === lastBody.value) return lastBody.text;
+  const text = write(value, 0, '');
+  lastBody = { value, text };
+  return text;
 }
+
+let lastBody: { value: Json; text: string } = { value: null, text: '' };
+let lastList: { value: Json; text: string } = { value: null, text: '' };
 
 function write(value: Json, indent: number, pad: string): string {
   if (value === null) return 'null';
@@ -30,12 +40,15 @@ function write(value: Json, indent: number, pad: string): string {
   const colon = indent > 0 ? ': ' : ':';
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
+    if (indent === 0 && value === lastList.value) return lastList.text;
     let text = `[${open}${write(value[0], indent, inner)}`;
     for (let i = 1; i < value.length; i++) text += sep + write(value[i], indent, inner);
-    return `${text}${close}]`;
+    text = `${text}${close}]`;
+    if (indent === 0 && value.length > 1) lastList = { value, text };
+    return text;
   }
   let text = '';
-  for (const key in value) text += `${text === '' ? '{' + open : sep}${string(key)}${colon}${write(value[key], indent, inner)}`;
+  for (const key in value) text += `${text === '' ? '{' + open : sep}${keyText(key)}${colon}${write(value[key], indent, inner)}`;
   return text === '' ? '{}' : `${text}${close}}`;
 }
 
@@ -45,6 +58,18 @@ const string = (s: string) => {
   return LINE_SEPARATORS.test(text) ? text.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : text;
 };
 const LINE_SEPARATORS = /[\u2028\u2029]/;
+
+/** A key as a JSON string: the same few dozen keys are on every record, kept printed (at most KEYS_KEPT of them). */
+function keyText(key: string): string {
+  let text = keys.get(key);
+  if (text === undefined) {
+    if (keys.size >= KEYS_KEPT) keys.clear();
+    keys.set(key, (text = string(key)));
+  }
+  return text;
+}
+const KEYS_KEPT = 1_000;
+const keys = new Map<string, string>();
 
 export const json: Format = {
   id: 'json',
