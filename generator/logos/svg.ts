@@ -96,9 +96,6 @@ export function renderLogoSvg(pfm: Pfm): string {
   const n = columns.length;
   const perBit = L.plotHeight / MAX_BITS;
   const baseline = L.top + L.plotHeight;
-  const digitHeight = LABEL_DIGIT_HEIGHT * L.fontSize;
-  const { width, height } = logoSize(n);
-  const usedLabelGlyphs = new Set<string>();
   const usedBases = new Set<Base>();
 
   // Letter stacks. Edges are rounded once and each letter spans from its
@@ -118,6 +115,40 @@ export function renderLogoSvg(pfm: Pfm): string {
       letters.push(`<use href="#${letter.base}" transform="translate(${f(x)} ${f(top)})scale(${f(L.letter)} ${f(h)})"/>`);
     }
   });
+
+  // Only the glyphs this logo uses, in a fixed order.
+  const { head, labelDefs, tail } = frame(n);
+  const defs: string[] = [];
+  for (const base of ['A', 'C', 'G', 'T'] as const) {
+    if (usedBases.has(base)) defs.push(`<path id="${base}" fill="${LOGO_COLOURS[base]}" d="${LOGO_GLYPHS[base]}"/>`);
+  }
+  defs.push(...labelDefs);
+  return `${head}<defs>\n${defs.join('\n')}\n</defs>\n${tail}${letters.length ? `${letters.join('\n')}\n` : ''}</svg>\n`;
+}
+
+/**
+ * What a logo draws whatever its counts, for its number of columns: the
+ * size, the axis with its labels and the column numbers, and the label
+ * glyphs they use. Drawn once for each width (a release's logos have a few
+ * dozen widths) rather than for every logo: this was most of a logo's
+ * drawing, and 20,000 logos are drawn for the shipped site (the files and
+ * the matrix pages' reverse complements).
+ */
+function frame(n: number): { head: string; labelDefs: readonly string[]; tail: string } {
+  let drawn = frames.get(n);
+  if (drawn === undefined) frames.set(n, (drawn = drawFrame(n)));
+  return drawn;
+}
+
+const frames = new Map<number, { head: string; labelDefs: readonly string[]; tail: string }>();
+
+function drawFrame(n: number): { head: string; labelDefs: readonly string[]; tail: string } {
+  const L = LOGO_LAYOUT;
+  const perBit = L.plotHeight / MAX_BITS;
+  const baseline = L.top + L.plotHeight;
+  const digitHeight = LABEL_DIGIT_HEIGHT * L.fontSize;
+  const { width, height } = logoSize(n);
+  const usedLabelGlyphs = new Set<string>();
 
   // Y axis: ticks every half bit, labels at whole bits (0, 1, 2) — two
   // fewer glyphs than JASPAR's "0.0 … 2.0", which matters for small logos.
@@ -151,24 +182,19 @@ export function renderLogoSvg(pfm: Pfm): string {
   }
   labels.push(`<g transform="translate(0 ${f(baseline + L.numberGap + digitHeight)})">\n${numbers.trimEnd()}\n</g>`);
 
-  // Only the glyphs this logo uses, in a fixed order.
-  const defs: string[] = [];
-  for (const base of ['A', 'C', 'G', 'T'] as const) {
-    if (usedBases.has(base)) defs.push(`<path id="${base}" fill="${LOGO_COLOURS[base]}" d="${LOGO_GLYPHS[base]}"/>`);
-  }
+  const labelDefs: string[] = [];
   for (const ch of Object.keys(LABEL_GLYPHS)) {
-    if (usedLabelGlyphs.has(ch)) defs.push(`<path id="${glyphId(ch)}" transform="scale(${L.fontSize})" d="${LABEL_GLYPHS[ch].d}"/>`);
+    if (usedLabelGlyphs.has(ch)) labelDefs.push(`<path id="${glyphId(ch)}" transform="scale(${L.fontSize})" d="${LABEL_GLYPHS[ch].d}"/>`);
   }
 
   const w = f(width);
   const h = f(height);
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">\n` +
-    `<defs>\n${defs.join('\n')}\n</defs>\n` +
-    `<rect width="${w}" height="${h}" fill="#fff"/>\n` +
-    `<path d="${axisPath}" stroke="${AXIS_COLOUR}" fill="none"/>\n` +
-    `<g fill="${AXIS_COLOUR}">\n${labels.join('\n')}\n</g>\n` +
-    (letters.length ? `${letters.join('\n')}\n` : '') +
-    '</svg>\n'
-  );
+  return {
+    head: `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}">\n`,
+    labelDefs,
+    tail:
+      `<rect width="${w}" height="${h}" fill="#fff"/>\n` +
+      `<path d="${axisPath}" stroke="${AXIS_COLOUR}" fill="none"/>\n` +
+      `<g fill="${AXIS_COLOUR}">\n${labels.join('\n')}\n</g>\n`,
+  };
 }
