@@ -78,11 +78,28 @@ export function siteFooter(release: Pick<ReleaseInfo, 'name' | 'citation' | 'lic
   return `<footer><p>Data: ${escapeHtml(release.name)}${license}, from <a href="${JASPAR_SITE}">JASPAR</a>, the open-access database of transcription factor binding profiles. An unofficial, pre-rendered mirror.${cite}</p></footer>`;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const SPECIAL = /[&<>"']/;
+/**
+ * The text with & < > " ' escaped. A loop over the text, not a replace with a callback: most texts (ids,
+ * names, paths) have nothing to escape and come back as they are, and the JSON shown on every page is
+ * full of quotes (escaping was a tenth of the api pages' CPU with the callback).
+ */
 export function escapeHtml(text: string): string {
-  // Most texts (ids, names, paths) have nothing to escape: one test, no replace with a callback (a tenth of the api pages' CPU).
-  return SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]) : text;
+  let out = '';
+  let last = 0;
+  for (let i = 0; i < text.length; i++) {
+    let escaped: string;
+    switch (text.charCodeAt(i)) {
+      case 38: escaped = '&amp;'; break;
+      case 60: escaped = '&lt;'; break;
+      case 62: escaped = '&gt;'; break;
+      case 34: escaped = '&quot;'; break;
+      case 39: escaped = '&#39;'; break;
+      default: continue;
+    }
+    out += text.slice(last, i) + escaped;
+    last = i + 1;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /**
