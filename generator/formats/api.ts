@@ -325,6 +325,8 @@ export const api: Format = {
     const m = resource.kind === 'detail' ? resource.matrices[0] : undefined;
     // A matrix without binding sites has no BED to show.
     const formats = nav.formats.filter((f) => !(m && f.format === 'bed' && m.sites === null)).map((f) => ({ label: f.format, href: f.href }));
+    // The response's JSON is not rebased: its links are absolute URLs (jsonWithLinks), and a quote in it is
+    // escaped, so no attribute starts in it; it is most of a list page, which rebase() would read through.
     return rebase(`${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
 <script src="${SITE_JS}"></script>
 ${siteHeader(context.release, links(nav.breadcrumbs))}
@@ -339,7 +341,7 @@ ${matrixDetail(resource, context)}${listFilters(resource)}${indexTable(resource)
 <b>Content-Type:</b> application/json
 <b>Vary:</b> Accept
 
-${jsonWithLinks(toJson(resource.body, 4))}</pre>
+`, nav.root) + jsonWithLinks(toJson(resource.body, 4)) + rebase(`</pre>
 </details>
 </main>
 ${siteFooter(context.release)}
