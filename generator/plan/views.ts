@@ -40,6 +40,21 @@ function valuesOf(m: Matrix, key: FilterKey, latest: Set<Matrix>): string[] {
   }
 }
 
+/** Whether the matrix answers to this filter value (valuesOf(…).includes(value), without making the arrays:
+ *  the views' selection asks it of every matrix of every view, 0.26 s of a build's plan with the arrays). */
+function answers(m: Matrix, key: FilterKey, value: string, latest: Set<Matrix>): boolean {
+  switch (key) {
+    case 'collection':
+      return m.collection === value;
+    case 'tax_group':
+      return m.taxGroup !== '' && m.taxGroup === value;
+    case 'tax_id':
+      return m.species.some((s) => s.taxId !== null && String(s.taxId) === value);
+    case 'version':
+      return value === LATEST && latest.has(m);
+  }
+}
+
 /** The latest version of every base id. */
 export function latestVersions(matrices: readonly Matrix[]): Set<Matrix> {
   const latest = new Map<string, Matrix>();
@@ -115,7 +130,7 @@ export function viewMatrices(ordered: readonly Matrix[], filters: Filters, lates
   // among what is left (tax_group=plants&version=latest: 875 matrices; the
   // newest over the whole release, then filtered, would be 820).
   const others = (Object.keys(filters) as FilterKey[]).filter((key) => key !== 'version' && filters[key] !== undefined);
-  let matrices = ordered.filter((m) => others.every((key) => valuesOf(m, key, latest).includes(filters[key]!)));
+  let matrices = others.length === 0 ? [...ordered] : ordered.filter((m) => others.every((key) => answers(m, key, filters[key]!, latest)));
   if (filters.version === LATEST) {
     const newest = latestVersions(matrices);
     matrices = matrices.filter((m) => newest.has(m));
