@@ -32,18 +32,15 @@ export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = d
   // Links are checked against the release folder, not each file's own folder (dataset/files.ts).
   const folder = new ReleaseFolder(dir);
   // Each file read and parsed, or taken as an earlier build parsed it (parsed-files.ts: unchanged content, no
-  // problem then); a file with a problem adds it to the list and gives null (nothing kept).
+  // problem then).
   const real = (file: string) => (folder.real === null ? null : path.join(folder.real, path.relative(path.resolve(dir), path.resolve(file))));
   const through = <T>(file: string, kind: string, parse: (text: string, name: string, problems: ProblemList) => T): T | null => {
     const name = shown(file);
-    const read = () => {
-      const own = new ProblemList();
-      const text = readText(file, name, own, { folder });
-      const result = text === null ? null : parse(text, name, own);
-      problems.items.push(...own.items);
-      return own.size > 0 ? null : result;
+    const read = (found: ProblemList) => {
+      const text = readText(file, name, found, { folder });
+      return text === null ? null : parse(text, name, found);
     };
-    return parsed ? parsed.official(real(file), kind, name, read) : read();
+    return parsed ? parsed.checked(real(file), `official\0${kind}`, name, problems, read) : read(problems);
   };
   const bundles: ParsedBundle[] = [];
   for (const file of found.bundles) {
