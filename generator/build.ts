@@ -402,7 +402,7 @@ function planElsewhere(plan: OutputPlan, main: Release, others: Release[], base:
       }
     }
     const baseIds = new Set(fresh.map((m) => m.baseId));
-    // Grouped once: the release scanned again for each of 2026's 1,000 fresh base ids was 0.24 s of every build's plan.
+    // Grouped once: the release (4,572 matrices) scanned again for each of 2026's 320 fresh base ids was 0.1-0.24 s of a build's plan (two profiles at load 12-15).
     const versionsOf = byBaseId(release.matrices);
     for (const baseId of [...baseIds].sort()) {
       for (const p of planBaseId(baseId, versionsOf.get(baseId)!, base, layout, links)) if (dirs.has(p.dir)) target.addResource(p);
