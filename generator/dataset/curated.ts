@@ -41,7 +41,9 @@ export function loadRelease(dataDir: string, info: ReleaseInfo, parsed?: ParsedF
   }
   if (problems.size > 0) throw new DatasetError(problems.items);
 
-  const rows = readCsv(csvFile, rel(csvFile), problems, folder);
+  const rows = parsed
+    ? parsed.checked(realIn(folder, '', csvFile), 'csv', rel(csvFile), problems, (found) => readCsv(csvFile, rel(csvFile), found, folder))
+    : readCsv(csvFile, rel(csvFile), problems, folder);
   // Without readable rows every file would look like an orphan: report the CSV alone.
   if (rows === null) throw new DatasetError(problems.items);
   const jasparFiles = new Map<string, string>();

@@ -73,7 +73,7 @@ export function readRelease(dataDir: string, info: ReleaseInfo, cache?: ReadCach
     cache?.set(key, release.matrices);
     return { release, notes: [] };
   }
-  return readOfficial(dataDir, info, found, info.olderVersions === null ? undefined : olderRelease(info.olderVersions, info, cache, parsed));
+  return readOfficial(dataDir, info, found, info.olderVersions === null ? undefined : olderRelease(info.olderVersions, info, cache, parsed), parsed);
 }
 
 const shown = (file: string) => path.relative(process.cwd(), file) || file;

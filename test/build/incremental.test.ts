@@ -1,7 +1,7 @@
 // A rebuild of an unchanged release does nothing; a changed matrix rewrites
 // its own files, the pages that list it and the whole-release files, and
 // nothing else keeps anything but its mtime. Run as a user runs it.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,5 +131,55 @@ describe('files parsed by an earlier build', () => {
     const r = await runCli(['--data', data, '--out', out, '--base-url', 'http://localhost:8080'], { timeout: 120_000 });
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/MA0004\.1\.jaspar:1: the header names the matrix .* but matrices\.csv says "Renamed"/);
+  }, 120_000);
+});
+
+// JASPAR's download files (dataset/official/index.ts) are kept the same way, by content hash and the name
+// their records carry: an edited bundle or metadata table is read again, never answered from the entry
+// kept for its earlier content.
+describe('download files parsed by an earlier build', () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'jaspar-parsed-official-'));
+  const data = path.join(root, 'jaspar-2026');
+  const out = path.join(root, 'public');
+  const description = path.join(root, 'release-2026.yaml');
+  const bundle = path.join(data, 'JASPAR2026_CORE_fungi_non-redundant_pfms_jaspar.txt');
+  const table = path.join(data, 'ultimate_metadata_table_CORE.tsv');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const build = async () => {
+    const r = await runCli(['--data', data, '--release', description, '--out', out, '--base-url', 'http://localhost:8080'], { timeout: 120_000 });
+    expect(r.status).toBe(0);
+  };
+  const detail = (id: string) => JSON.parse(readFileSync(path.join(out, 'api/v1/matrix', id, 'index.json'), 'utf8')) as { pfm: Record<string, number[]>; family: string[] };
+  const officialKeys = () => [...readKept(out, 'parsed-files', sourcesHash(PROJECT_ROOT)).keys()].filter((k) => k.startsWith('official\0')).map((k) => k.split('\0').slice(0, 3).join(' '));
+
+  it('are used only while the file is as it was', async () => {
+    mkdirSync(data);
+    const source = path.join(PROJECT_ROOT, 'data/jaspar-2026');
+    writeFileSync(bundle, readFileSync(path.join(source, path.basename(bundle))));
+    writeFileSync(table, readFileSync(path.join(source, path.basename(table))));
+    // One release of its own: no older versions from JASPAR 2024.
+    writeFileSync(description, readFileSync(path.join(PROJECT_ROOT, 'data/release-2026.yaml'), 'utf8').replace(/^older_versions:.*\n/m, ''));
+    const id = /^>(\S+)/.exec(readFileSync(bundle, 'utf8'))![1];
+    // The fingerprint keeps (and the reader trusts) the hashes of files two seconds old.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await build();
+    expect(officialKeys().sort()).toEqual([`official jaspar ${path.relative(PROJECT_ROOT, bundle)}`, `official metadata ${path.relative(PROJECT_ROOT, table)}`]);
+    const before = detail(id);
+    // A count and the matrix's family edited: old enough for the new hashes to be trusted.
+    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    const rows = readFileSync(table, 'utf8').split('\n');
+    const header = rows[0].split('\t');
+    const at = rows.findIndex((r) => r.split('\t').includes(id));
+    const cells = rows[at].split('\t');
+    cells[header.indexOf('family')] = 'Edited family';
+    rows[at] = cells.join('\t');
+    writeFileSync(table, rows.join('\n'));
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await build();
+    const after = detail(id);
+    expect(after.pfm.A[0]).toBe(before.pfm.A[0] + 1);
+    expect(after.family).toEqual(['Edited family']);
+    // The entries of the earlier contents are not kept.
+    expect(officialKeys()).toHaveLength(2);
   }, 120_000);
 });

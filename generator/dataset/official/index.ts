@@ -10,6 +10,7 @@ import type { ReleaseInfo } from '../types.ts';
 import { detect, type Detected } from './detect.ts';
 import { mergeOfficial, releaseYear, type OfficialRelease, type OlderRelease, type ParsedBundle } from './merge.ts';
 import { parseJasparBundle, parseMeme, parseMetadata, parseTransfac, type MetadataRow } from './parse.ts';
+import type { ParsedFiles } from '../parsed-files.ts';
 
 export { detect, releaseYear };
 export type { OfficialRelease, OlderRelease };
@@ -20,7 +21,7 @@ export function hasOfficialFiles(found: Detected): boolean {
 }
 
 /** older: the release older versions take their counts from (ReleaseInfo.olderVersions, read by dataset/read.ts). */
-export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = detect(dir), older?: OlderRelease): OfficialRelease {
+export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = detect(dir), older?: OlderRelease, parsed?: ParsedFiles): OfficialRelease {
   const problems = new ProblemList();
   const shown = (file: string) => path.relative(process.cwd(), file) || file;
   for (const r of found.refused) problems.add(shown(r.path), 1, r.message, r.fix);
@@ -30,22 +31,29 @@ export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = d
   }
   // Links are checked against the release folder, not each file's own folder (dataset/files.ts).
   const folder = new ReleaseFolder(dir);
+  // Each file read and parsed, or taken as an earlier build parsed it (parsed-files.ts: unchanged content, no
+  // problem then).
+  const real = (file: string) => (folder.real === null ? null : path.join(folder.real, path.relative(path.resolve(dir), path.resolve(file))));
+  const through = <T>(file: string, kind: string, parse: (text: string, name: string, problems: ProblemList) => T): T | null => {
+    const name = shown(file);
+    const read = (found: ProblemList) => {
+      const text = readText(file, name, found, { folder });
+      return text === null ? null : parse(text, name, found);
+    };
+    return parsed ? parsed.checked(real(file), `official\0${kind}`, name, problems, read) : read(problems);
+  };
   const bundles: ParsedBundle[] = [];
   for (const file of found.bundles) {
-    const text = readText(file.path, shown(file.path), problems, { folder });
-    if (text === null) continue;
-    const name = shown(file.path);
-    bundles.push({
-      file,
-      counts: file.kind === 'jaspar' ? parseJasparBundle(text, name, problems) : file.kind === 'transfac' ? parseTransfac(text, name, problems) : [],
-      meme: file.kind === 'meme' ? parseMeme(text, name, problems) : [],
-    });
+    if (file.kind === 'meme') {
+      const meme = through(file.path, file.kind, parseMeme);
+      if (meme !== null) bundles.push({ file, counts: [], meme });
+    } else {
+      const counts = through(file.path, file.kind, file.kind === 'jaspar' ? parseJasparBundle : parseTransfac);
+      if (counts !== null) bundles.push({ file, counts, meme: [] });
+    }
   }
   const metadata: MetadataRow[] = [];
-  for (const table of found.metadata) {
-    const text = readText(table.path, shown(table.path), problems, { folder });
-    if (text !== null) metadata.push(...parseMetadata(text, shown(table.path), problems));
-  }
+  for (const table of found.metadata) metadata.push(...(through(table.path, 'metadata', parseMetadata) ?? []));
   // A record that cannot be read would make its matrix look missing (a MEME
   // record without counts, a BED file without its matrix): report the files
   // alone. A refused file is left out and the rest is still checked.
