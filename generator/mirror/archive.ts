@@ -38,6 +38,16 @@
 // says (contentChunks, as gzip --rsyncable does), each copied whenever its
 // bytes are a previous member's: one changed record compresses again the
 // chunk around it, not the file and its neighbours.
+//
+// A file whose bytes an earlier file of the archive has (a first page and
+// its folder's index, a base id and its latest version, a release's
+// unchanged text formats, logos) is a hard link to that file (tar typeflag
+// 1, no data; GNU tar, bsdtar and Python's tarfile unpack it as a link):
+// 86,701 of the two archives' 285,403 files, 128 MB. Measured on the full
+// two-release site (CPU of the step, at load): 22.9 s for 94.3 + 89.3 MB
+// before, 19.5 s for 86.5 + 74.7 MB with links. A link's member names its
+// target, so a rebuild copies it only while that target is still the
+// first file of those bytes.
 import { createHash, hash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -187,9 +197,9 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   // A group of small files (and folders): one member, copied when its entries are all as before.
   const flush = (group: GroupEntry[]) => {
     // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
-    const old = group.some((e) => e.kind === 'file' && e.hex === undefined) ? undefined : previous.get(memberDigest(group));
+    const old = previous.get(memberDigest(group));
     if (old && reuse) {
-      for (const e of group) if (e.kind === 'file') sink.write(knownLine(e.path, e.hex!));
+      for (const e of group) if (e.kind !== 'dir') sink.write(knownLine(e.path, e.hex!));
       tarred.files += old.files;
       tarred.bytes += old.bytes;
       inFlight.push(again(old));
@@ -203,13 +213,21 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
         parts.push(entryHeader(e.inArchive, 'dir', 0));
         continue;
       }
-      // A file read is hashed (a known one too): the manifest and its mtime say what the archive holds.
+      if (e.kind === 'link') {
+        sink.write(manifestLine(e.path, e.hex!));
+        files++;
+        // Its size when its target's bytes were not read (in a member copied whole): the file's own, the same bytes.
+        bytes += e.size ?? statSync(path.join(root, e.path)).size;
+        parts.push(entryHeader(e.inArchive, 'link', 0, contentMtime(e.hex!), e.target));
+        continue;
+      }
+      // A known file read is hashed again: the manifest and its mtime say what the archive holds.
       const content = e.content ?? readFileSync(path.join(root, e.path));
-      e.hex = sha256(content);
-      sink.write(manifestLine(e.path, e.hex));
+      const hex = e.content === undefined ? (e.hex = sha256(content)) : e.hex!;
+      sink.write(manifestLine(e.path, hex));
       files++;
       bytes += content.length;
-      parts.push(entryHeader(e.inArchive, 'file', content.length, contentMtime(e.hex)), content, padding(content.length));
+      parts.push(entryHeader(e.inArchive, 'file', content.length, contentMtime(hex)), content, padding(content.length));
     }
     tarred.files += files;
     tarred.bytes += bytes;
@@ -241,24 +259,42 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   let group: GroupEntry[] = [{ kind: 'dir', path: '', inArchive: ARCHIVE_FOLDER }];
   const parts = scope.dir ? scope.dir.split('/') : [];
   for (let i = 1; i <= parts.length; i++) group.push({ kind: 'dir', path: parts.slice(0, i).join('/'), inArchive: inArchive(parts.slice(0, i).join('/')) });
+  // The first file entry of each content (by SHA-256): where a later file of the same bytes links to, and
+  // its size where known. About 38% of the site's files are copies of another (first pages, base ids,
+  // logos, a release's unchanged text formats): as hard links they are neither compressed nor stored.
+  const firsts = new Map<string, { at: string; size?: number }>();
   for (const entry of archiveOrder(root, scope, listing, reuse?.previous)) {
     const e: GroupEntry = { kind: entry.kind, path: entry.path, inArchive: inArchive(entry.path) };
     if (e.kind === 'file') {
-      // A file the writer did not write is as the previous archive has it: large when that archive
-      // has its chunks (a file is large by its size, which its hash fixes); every other file is read.
+      // A file the writer did not write is as the previous archive has it (the previous manifest's
+      // hash); every other file is read and hashed here, to know whether it is a copy.
       e.hex = reuse?.known(e.path);
-      const runs = e.hex === undefined ? undefined : owned.get(e.hex);
-      const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
-      if (chunks) {
-        if (group.length > 0) flush(group);
-        group = [];
-        sink.write(knownLine(e.path, e.hex!));
-        tarred.files++;
-        tarred.bytes += chunks[0].bytes;
-        for (const m of chunks) inFlight.push(again(m));
+      if (e.hex === undefined) {
+        e.content = readFileSync(path.join(root, e.path));
+        e.hex = sha256(e.content);
+      }
+      const first = firsts.get(e.hex);
+      if (first) {
+        e.kind = 'link';
+        e.target = first.at;
+        e.size = first.size ?? e.content?.length;
+        e.content = undefined;
+        group.push(e);
       } else {
-        if (e.hex === undefined) e.content = readFileSync(path.join(root, e.path));
-        if (e.content && e.content.length >= LARGE) {
+        const firstOf = { at: e.inArchive, size: e.content?.length };
+        firsts.set(e.hex, firstOf);
+        // A known file is large when the previous archive has its chunks (a file is large by its size, which its hash fixes).
+        const runs = e.content ? undefined : owned.get(e.hex);
+        const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
+        if (chunks) {
+          if (group.length > 0) flush(group);
+          group = [];
+          firstOf.size = chunks[0].bytes;
+          sink.write(knownLine(e.path, e.hex));
+          tarred.files++;
+          tarred.bytes += chunks[0].bytes;
+          for (const m of chunks) inFlight.push(again(m));
+        } else if (e.content && e.content.length >= LARGE) {
           if (group.length > 0) flush(group);
           group = [];
           large(e, e.content);
@@ -344,17 +380,20 @@ export interface ArchiveReuse {
 function memberDigest(group: readonly GroupEntry[]): string {
   // One update of the member's lines (one call per entry was 0.6 s of a one-matrix rebuild).
   let text = '';
-  for (const e of group) text += `${e.kind}\0${e.path}\0${e.kind === 'dir' ? '' : e.hex}\n`;
+  for (const e of group) text += `${e.kind}\0${e.path}\0${e.kind === 'dir' ? '' : e.hex}${e.kind === 'link' ? `\0${e.target}` : ''}\n`;
   return hash('sha1', text, 'base64url');
 }
 
 /** An entry of the archive as its member is put together: its bytes once read, its SHA-256 once known. */
 interface GroupEntry {
-  kind: 'dir' | 'file';
+  kind: 'dir' | 'file' | 'link';
   path: string;
   inArchive: string;
   hex?: string;
   content?: Buffer;
+  /** A link's: the archive path of the first file of its bytes, and their size where known. */
+  target?: string;
+  size?: number;
 }
 
 /** The digest of a large file's header member: its path and content hash fix its bytes. */
