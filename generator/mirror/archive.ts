@@ -193,7 +193,8 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
-  const again = (old: ArchiveIndex['members'][number]): Promise<ArchiveMember> => Promise.resolve({ data: reuse!.read(old), digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, reused: true });
+  // A previous member is not read here: the writer copies it, with its neighbours in the previous archive in one go.
+  const again = (old: ArchiveIndex['members'][number]): Promise<ArchiveMember> => Promise.resolve({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner });
   // A group of small files (and folders): one member, copied when its entries are all as before.
   const flush = (group: GroupEntry[]) => {
     // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
@@ -321,7 +322,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   for (const chunk of manifestChunks(text)) {
     const digest = createHash('sha1').update('manifest\0').update(chunk).digest('base64url');
     const old = reuse ? previous.get(digest) : undefined;
-    if (old && reuse) inFlight.push(Promise.resolve({ data: reuse.read(old), digest, files: 0, bytes: old.bytes, reused: true }));
+    if (old && reuse) inFlight.push(Promise.resolve({ copy: old, digest, files: 0, bytes: old.bytes }));
     else inFlight.push(compress(chunk).then((data) => ({ data, digest, files: 0, bytes: chunk.length })));
     if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
   }
@@ -350,8 +351,9 @@ function* manifestChunks(text: Buffer): Generator<Buffer> {
 
 /** One gzip member of the archive: its bytes, and what it holds (digest, files, bytes of the files) for the next build's reuse. */
 export interface ArchiveMember {
-  data: Buffer;
-  reused?: boolean;
+  /** Its bytes when made; else copy: where they lie in the previous archive (ArchiveReuse.copy). */
+  data?: Buffer;
+  copy?: { offset: number; length: number };
   digest: string;
   files: number;
   bytes: number;
@@ -370,8 +372,8 @@ export interface ArchiveReuse {
   index: ArchiveIndex;
   /** The SHA-256 of a file the writer did not write since the previous archive (the previous manifest's), else undefined. */
   known(path: string): string | undefined;
-  /** A previous member's bytes. */
-  read(member: ArchiveIndex['members'][number]): Buffer;
+  /** The previous archive's bytes from offset on, length of them, in pieces handed to each (a buffer it may reuse after each returns). */
+  copy(offset: number, length: number, each: (bytes: Buffer) => void): void;
   /** The previous manifest (path → SHA-256), in its order: the archive's files in archiveOrder. */
   previous?: ReadonlyMap<string, string>;
 }

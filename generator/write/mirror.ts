@@ -84,14 +84,35 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     let archiveBytes = 0;
     const members: ArchiveIndex['members'] = [];
     let reused = 0;
+    const put = (bytes: Buffer) => {
+      compressed.update(bytes);
+      archive.write(bytes);
+    };
+    // Members copied from the previous archive, one run of them lying side by side there: read and written
+    // in large pieces (a read and a buffer per member was 0.3 s of a one-count rebuild's copying).
+    let run: { offset: number; length: number } | null = null;
+    const copyRun = () => {
+      if (run) reuse!.copy(run.offset, run.length, put);
+      run = null;
+    };
     try {
       for await (const member of archiveMembers(root, manifest, tarred, level, scope, reuse, listing)) {
-        compressed.update(member.data);
-        members.push({ digest: member.digest, offset: archiveBytes, length: member.data.length, files: member.files, bytes: member.bytes, owner: member.owner });
-        archiveBytes += member.data.length;
-        archive.write(member.data);
-        if (member.reused) reused++;
+        const length = member.copy ? member.copy.length : member.data!.length;
+        members.push({ digest: member.digest, offset: archiveBytes, length, files: member.files, bytes: member.bytes, owner: member.owner });
+        archiveBytes += length;
+        if (member.copy) {
+          reused++;
+          if (run && run.offset + run.length === member.copy.offset) run.length += length;
+          else {
+            copyRun();
+            run = { offset: member.copy.offset, length };
+          }
+          continue;
+        }
+        copyRun();
+        put(member.data!);
       }
+      copyRun();
     } finally {
       reuse?.close();
     }
@@ -119,6 +140,9 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
 export function removeMirror(outDir: string, scopes: readonly MirrorScope[] = [WHOLE_SITE]): void {
   for (const scope of scopes) for (const file of Object.values(scopeFiles(scope))) remove(outDir, file);
 }
+
+/** Where runs of previous members are read into, 4 MiB at a time. */
+const copyBuffer = Buffer.allocUnsafe(4 << 20);
 
 /** Where the build state keeps the index of a scope's archive. */
 const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(outDir), `archive-${scope.dir ? scope.dir.replace(/\//g, '-') : 'site'}.tsv`);
@@ -162,14 +186,13 @@ function previousArchive(outDir: string, scope: MirrorScope, level: number, arch
     index,
     known: (file) => (written.has(file) ? undefined : hashes.get(file)),
     previous: hashes,
-    read: (m) => {
-      const bytes = Buffer.allocUnsafe(m.length);
-      for (let at = 0; at < m.length; ) {
-        const n = readSync(fd, bytes, at, m.length - at, m.offset + at);
-        if (n === 0) throw new Error(`${archiveFile} ended before its member at ${m.offset}`);
+    copy: (offset, length, each) => {
+      for (let at = 0; at < length; ) {
+        const n = readSync(fd, copyBuffer, 0, Math.min(copyBuffer.length, length - at), offset + at);
+        if (n === 0) throw new Error(`${archiveFile} ended before its member at ${offset + at}`);
+        each(copyBuffer.subarray(0, n));
         at += n;
       }
-      return bytes;
     },
     close: () => closeSync(fd),
   };
