@@ -49,7 +49,7 @@
 // target, so a rebuild copies it only while that target is still the
 // first file of those bytes.
 import { createHash, hash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { gzip } from 'node:zlib';
@@ -193,6 +193,25 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
+  // The manifest's lines, cut into pieces as they come (each ending after a line whose path cutsAfter once
+  // it holds MIN_LINES, or at MAX_LINES: the same pieces wherever its lines are the same), each piece
+  // hashed and written to the sink; only the pieces to compress again are read back at the end.
+  const manifest = { text: '', lines: 0, bytes: 0, sha256: createHash('sha256'), pieces: [] as { digest: string; offset: number; length: number }[] };
+  const endPiece = () => {
+    if (manifest.lines === 0) return;
+    const length = Buffer.byteLength(manifest.text);
+    manifest.pieces.push({ digest: hash('sha1', `manifest\0${manifest.text}`, 'base64url'), offset: manifest.bytes, length });
+    sink.write(manifest.text);
+    manifest.sha256.update(manifest.text);
+    manifest.bytes += length;
+    manifest.text = '';
+    manifest.lines = 0;
+  };
+  const list = (file: string, line: string) => {
+    manifest.text += line;
+    manifest.lines++;
+    if (manifest.lines >= MAX_LINES || (manifest.lines >= MIN_LINES && cutsAfter(file, LINES_CUT))) endPiece();
+  };
   // A previous member is not read here: the writer copies it, with its neighbours in the previous archive in one go.
   const again = (old: ArchiveIndex['members'][number]): Promise<ArchiveMember> => Promise.resolve({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner });
   // A group of small files (and folders): one member, copied when its entries are all as before.
@@ -200,7 +219,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
     const old = previous.get(memberDigest(group));
     if (old && reuse) {
-      for (const e of group) if (e.kind !== 'dir') sink.write(knownLine(e.path, e.hex!));
+      for (const e of group) if (e.kind !== 'dir') list(e.path, knownLine(e.path, e.hex!));
       tarred.files += old.files;
       tarred.bytes += old.bytes;
       inFlight.push(again(old));
@@ -215,7 +234,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
         continue;
       }
       if (e.kind === 'link') {
-        sink.write(manifestLine(e.path, e.hex!));
+        list(e.path, manifestLine(e.path, e.hex!));
         files++;
         // Its size when its target's bytes were not read (in a member copied whole): the file's own, the same bytes.
         bytes += e.size ?? statSync(path.join(root, e.path)).size;
@@ -225,7 +244,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
       // A known file read is hashed again: the manifest and its mtime say what the archive holds.
       const content = e.content ?? readFileSync(path.join(root, e.path));
       const hex = e.content === undefined ? (e.hex = sha256(content)) : e.hex!;
-      sink.write(manifestLine(e.path, hex));
+      list(e.path, manifestLine(e.path, hex));
       files++;
       bytes += content.length;
       parts.push(entryHeader(e.inArchive, 'file', content.length, contentMtime(hex)), content, padding(content.length));
@@ -240,7 +259,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   const large = (e: GroupEntry, content: Buffer) => {
     const hex = (e.hex ??= sha256(content));
     const owner = hex;
-    sink.write(manifestLine(e.path, hex));
+    list(e.path, manifestLine(e.path, hex));
     tarred.files++;
     tarred.bytes += content.length;
     const header = entryHeader(e.inArchive, 'file', content.length, contentMtime(hex));
@@ -291,7 +310,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
           if (group.length > 0) flush(group);
           group = [];
           firstOf.size = chunks[0].bytes;
-          sink.write(knownLine(e.path, e.hex));
+          list(e.path, knownLine(e.path, e.hex));
           tarred.files++;
           tarred.bytes += chunks[0].bytes;
           for (const m of chunks) inFlight.push(again(m));
@@ -314,40 +333,34 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   // Its header a member of its own, then its lines in members cut where their paths say (as the
   // entries are), each reused when its lines are the previous archive's: after a one-matrix change a
   // few of the 33 MB of the two manifests are compressed again, not all.
+  endPiece();
   const manifestFile = sink.finish();
-  const text = readFileSync(manifestFile);
+  const size = manifest.bytes;
   tarred.files++;
-  tarred.bytes += text.length;
-  yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', text.length, contentMtime(sha256(text)))), digest: '', files: 0, bytes: 0 };
-  for (const chunk of manifestChunks(text)) {
-    const digest = createHash('sha1').update('manifest\0').update(chunk).digest('base64url');
-    const old = reuse ? previous.get(digest) : undefined;
-    if (old && reuse) inFlight.push(Promise.resolve({ copy: old, digest, files: 0, bytes: old.bytes }));
-    else inFlight.push(compress(chunk).then((data) => ({ data, digest, files: 0, bytes: chunk.length })));
-    if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+  tarred.bytes += size;
+  yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(manifest.sha256.digest('hex')))), digest: '', files: 0, bytes: 0 };
+  const fd = openSync(manifestFile, 'r');
+  try {
+    for (const { digest, offset, length } of manifest.pieces) {
+      const old = reuse ? previous.get(digest) : undefined;
+      if (old) inFlight.push(Promise.resolve({ copy: old, digest, files: 0, bytes: old.bytes }));
+      else {
+        const piece = Buffer.allocUnsafe(length);
+        for (let at = 0; at < length; ) at += readSync(fd, piece, at, length - at, offset + at) || fail(manifestFile);
+        inFlight.push(compress(piece).then((data) => ({ data, digest, files: 0, bytes: length })));
+      }
+      if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+    }
+  } finally {
+    closeSync(fd);
   }
   while (inFlight.length > 0) yield await inFlight.shift()!;
-  yield { data: await compress(Buffer.concat([padding(text.length), END])), digest: '', files: 1, bytes: text.length };
+  yield { data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size };
 }
 
-/** The manifest's lines in pieces, each ending after a line whose path cutsAfter (once it holds MIN_LINES) or at MAX_LINES: the same pieces wherever its lines are the same. */
-function* manifestChunks(text: Buffer): Generator<Buffer> {
-  let start = 0;
-  let lines = 0;
-  for (let at = 0; at < text.length; ) {
-    let end = text.indexOf(10, at);
-    if (end < 0) end = text.length - 1;
-    lines++;
-    // "<64 hex>  <path>\n": the path after the 66th byte.
-    if (lines >= MAX_LINES || (lines >= MIN_LINES && cutsAfter(text.toString('utf8', at + 66, end), LINES_CUT))) {
-      yield text.subarray(start, end + 1);
-      start = end + 1;
-      lines = 0;
-    }
-    at = end + 1;
-  }
-  if (start < text.length) yield text.subarray(start);
-}
+const fail = (file: string): never => {
+  throw new Error(`${file} ended before the manifest's lines written to it`);
+};
 
 /** One gzip member of the archive: its bytes, and what it holds (digest, files, bytes of the files) for the next build's reuse. */
 export interface ArchiveMember {
