@@ -70,8 +70,10 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
   };
   const done = (r: Omit<MirrorReport, 'seconds'>): MirrorReport => ({ ...r, seconds: (performance.now() - started) / 1000 });
   try {
-    // An incremental build may leave the previous archive in place: keep it when nothing changed.
-    if (!siteChanged) {
+    // An incremental build may leave the previous archive in place: keep it when nothing changed, unless
+    // another version of this step made it (its index says so: no links, another level), which a full
+    // build would not make.
+    if (!siteChanged && !indexOutdated(outDir, scope, level)) {
       const kept = await previousMirrorKept(root, temp('check.SHA256SUMS'), scope);
       if (kept) return done(kept);
     }
@@ -148,6 +150,17 @@ const copyBuffer = Buffer.allocUnsafe(4 << 20);
 const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(outDir), `archive-${scope.dir ? scope.dir.replace(/\//g, '-') : 'site'}.tsv`);
 /** 3: links (a copy of an earlier file) and the manifest in archiveOrder's order, which a rebuild takes as its own. */
 const INDEX_HEADER = 'jaspar-static-api archive index 3';
+
+/** Whether the build state holds an index of the scope's archive made by another version of this step or at another level (none: a folder copied without its state, kept as it is). */
+function indexOutdated(outDir: string, scope: MirrorScope, level: number): boolean {
+  let text: string;
+  try {
+    text = readFileSync(indexFile(outDir, scope), 'utf8');
+  } catch {
+    return false;
+  }
+  return text.slice(0, text.indexOf('\n')) !== `${INDEX_HEADER} level ${level}`;
+}
 
 function saveIndex(outDir: string, scope: MirrorScope, level: number, index: ArchiveIndex): void {
   mkdirSync(stateDir(outDir), { recursive: true });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeMirror } from '../../generator/write/mirror.ts';
+import { stateDir } from '../../generator/write/state.ts';
 import { contentChunks } from '../../generator/mirror/archive.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
 
@@ -87,5 +88,18 @@ describe('a large file in the archive', () => {
     expect(readFileSync(path.join(unpacked, ARCHIVE_FOLDER, 'shared/c/same.txt'), 'utf8')).toBe('the same bytes in three files\n');
     const links = execFileSync('tar', ['-tvzf', path.join(site, rel(ARCHIVE))], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('h'));
     expect(links.map((l) => l.slice(l.indexOf(`${ARCHIVE_FOLDER}/`)))).toEqual([`${ARCHIVE_FOLDER}/shared/c/same.txt link to ${ARCHIVE_FOLDER}/shared/b/same.txt`]);
+  });
+
+  it('an unchanged site\'s archive made by another version of the step (its index says so) is made again, as a full build would make it', async () => {
+    const site = path.join(temp, 'older');
+    makeSite(site);
+    const first = await writeMirror(site, { written: new Set() });
+    expect((await writeMirror(site)).written).toBe(false);
+    // The index as an older version of the step left it (no links, version 2).
+    const index = path.join(stateDir(site), 'archive-site.tsv');
+    writeFileSync(index, readFileSync(index, 'utf8').replace(/^jaspar-static-api archive index \d+/, 'jaspar-static-api archive index 2'));
+    const again = await writeMirror(site);
+    expect(again.written).toBe(true);
+    expect(again.archiveSha256).toBe(first.archiveSha256);
   });
 });
