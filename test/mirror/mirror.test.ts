@@ -68,12 +68,14 @@ describe('a small fixture', () => {
 
   it('the archive holds every file of the site but itself and its checksum, in one folder, owned by 0:0 with fixed modes, each file\'s time from its bytes', () => {
     const listing = execFileSync('tar', ['-tvzf', path.join(one, rel(ARCHIVE)), '--numeric-owner'], { encoding: 'utf8' }).trim().split('\n');
-    const names = listing.map((l) => l.slice(l.indexOf(`${ARCHIVE_FOLDER}/`)));
+    const names = listing.map((l) => l.slice(l.indexOf(`${ARCHIVE_FOLDER}/`)).replace(/ link to .*$/, ''));
     const files = names.filter((n) => !n.endsWith('/')).map((n) => n.slice(ARCHIVE_FOLDER.length + 1));
     expect(files.sort()).toEqual(listSite(one).files.filter((f) => f !== rel(ARCHIVE) && f !== rel(ARCHIVE_SUM)).sort());
     expect(names[0]).toBe(`${ARCHIVE_FOLDER}/`);
     expect(names[names.length - 1]).toBe(`${ARCHIVE_FOLDER}/${rel(MANIFEST)}`);
-    for (const line of listing) expect(line).toMatch(/^(-rw-r--r--|drwxr-xr-x) 0\/0 +\d+ \d{4}-\d\d-\d\d \d\d:\d\d /);
+    for (const line of listing) expect(line).toMatch(/^(-rw-r--r--|hrw-r--r--|drwxr-xr-x) 0\/0 +\d+ \d{4}-\d\d-\d\d \d\d:\d\d /);
+    // Copies of a file (a first page and its folder's index, a base id and its latest version) are hard links.
+    expect(listing.filter((l) => l.startsWith('h')).length).toBeGreaterThan(0);
     for (const line of listing.filter((l) => l.startsWith('d'))) expect(line).toMatch(/ 1985-10-26 /);
   });
 
@@ -201,11 +203,26 @@ describe('the full site (global setup build)', () => {
     let bytes = 0;
     let inner = '';
     const wrong: string[] = [];
+    // Each file's hash and size, for the hard links to it: a copy is a link to the first file of its bytes.
+    const files = new Map<string, { hex: string; size: number }>();
+    let links = 0;
     await readArchive(archive, (m) => {
       expect(m.path.startsWith(`${ARCHIVE_FOLDER}/`)).toBe(true);
       expect([m.uid, m.gid]).toEqual([0, 0]);
+      if (m.type === '1') {
+        const target = files.get(m.linkname);
+        const file = m.path.slice(ARCHIVE_FOLDER.length + 1);
+        links++;
+        seen.push(file);
+        if (!target || manifest.get(file) !== target.hex || m.mtime !== contentMtime(target.hex) || m.content.length !== 0) wrong.push(file);
+        else bytes += target.size;
+        return;
+      }
       if (m.type !== '0') return;
-      expect(m.mtime).toBe(contentMtime(sha256(m.content)));
+      const hex = sha256(m.content);
+      expect(m.mtime).toBe(contentMtime(hex));
+      expect(files.has(m.path)).toBe(false);
+      files.set(m.path, { hex, size: m.content.length });
       const file = m.path.slice(ARCHIVE_FOLDER.length + 1);
       seen.push(file);
       bytes += m.content.length;
@@ -213,12 +230,15 @@ describe('the full site (global setup build)', () => {
       else if (manifest.get(file) !== sha256(m.content)) wrong.push(file);
     });
     expect(wrong).toEqual([]);
+    // No two file entries of the same bytes: every copy is a link.
+    expect(new Set([...files.values()].map((f) => f.hex)).size).toBe(files.size);
+    expect(links).toBeGreaterThan(0);
     expect(seen[seen.length - 1]).toBe(rel(MANIFEST));
     expect(seen.slice(0, -1)).toEqual([...manifest.keys()]);
     // The manifest inside is the site's.
     expect(inner).toBe(manifestText);
     process.stdout.write(
-      `full site: archive ${(statSync(archive).size / 1e6).toFixed(1)} MB; unpacks to ${seen.length} files, ${(bytes / 1e6).toFixed(1)} MB; npm run verify: ${verify.stdout.trim()}\n`,
+      `full site: archive ${(statSync(archive).size / 1e6).toFixed(1)} MB; unpacks to ${seen.length} files (${links} of them hard links), ${(bytes / 1e6).toFixed(1)} MB; npm run verify: ${verify.stdout.trim()}\n`,
     );
   }, 180_000);
 });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeMirror } from '../../generator/write/mirror.ts';
+import { stateDir } from '../../generator/write/state.ts';
 import { contentChunks } from '../../generator/mirror/archive.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
 
@@ -31,6 +32,11 @@ function makeSite(dir: string): void {
   mkdirSync(path.join(dir, 'download'), { recursive: true });
   writeFileSync(path.join(dir, 'download/all.txt'), bulk(4000, 1));
   writeFileSync(path.join(dir, 'download/other.txt'), bulk(3000, 2));
+  // Copies: hard links in the archive, to the first of their bytes (shared/a/same.txt).
+  for (const k of ['a', 'b', 'c']) {
+    mkdirSync(path.join(dir, `shared/${k}`), { recursive: true });
+    writeFileSync(path.join(dir, `shared/${k}/same.txt`), 'the same bytes in three files\n');
+  }
 }
 
 describe('a large file in the archive', () => {
@@ -48,7 +54,7 @@ describe('a large file in the archive', () => {
     expect(cut.filter((p) => !old.has(p)).length).toBeLessThanOrEqual(2);
   });
 
-  it('a rebuild after one changed record and one changed small file copies every other member, and its bytes are a full build\'s', async () => {
+  it('a rebuild after one changed record, one changed small file and a changed first copy copies every other member, and its bytes are a full build\'s', async () => {
     const site = path.join(temp, 'site');
     makeSite(site);
     const first = await writeMirror(site, { written: new Set() });
@@ -57,12 +63,14 @@ describe('a large file in the archive', () => {
     const bulkFile = path.join(site, 'download/all.txt');
     writeFileSync(bulkFile, readFileSync(bulkFile, 'latin1').replace('>MA2000.1\tTF', '>MA2000.1\tTFX'), 'latin1');
     writeFileSync(path.join(site, 'api/m150/index.json'), '{"id":"m150","name":"changed"}\n');
-    const again = await writeMirror(site, { siteChanged: true, written: new Set(['download/all.txt', 'api/m150/index.json']) });
+    // The file the other two copies linked to: the next one is now the first, the last links to it.
+    writeFileSync(path.join(site, 'shared/a/same.txt'), 'changed\n');
+    const again = await writeMirror(site, { siteChanged: true, written: new Set(['download/all.txt', 'api/m150/index.json', 'shared/a/same.txt']) });
     const made = again.members! - again.reused!;
-    // The bulk file's header and the chunk or two around the record, the small files' member, the
-    // manifest's header, its changed pieces and its end.
+    // The bulk file's header and the chunk or two around the record, the members of m150 and of the
+    // copies, the manifest's header, its changed pieces and its end.
     expect(made).toBeGreaterThan(0);
-    expect(made).toBeLessThanOrEqual(8);
+    expect(made).toBeLessThanOrEqual(9);
     expect(again.members).toBeGreaterThan(30);
     // A full build of the same files in a new folder (no state: nothing to reuse).
     const fresh = path.join(temp, 'fresh');
@@ -76,5 +84,22 @@ describe('a large file in the archive', () => {
     const unpacked = mkdtempSync(path.join(temp, 'unpacked-'));
     execFileSync('tar', ['-xzf', path.join(site, rel(ARCHIVE)), '-C', unpacked]);
     expect(readFileSync(path.join(unpacked, ARCHIVE_FOLDER, 'download/all.txt'), 'latin1')).toBe(readFileSync(bulkFile, 'latin1'));
+    expect(readFileSync(path.join(unpacked, ARCHIVE_FOLDER, 'shared/a/same.txt'), 'utf8')).toBe('changed\n');
+    expect(readFileSync(path.join(unpacked, ARCHIVE_FOLDER, 'shared/c/same.txt'), 'utf8')).toBe('the same bytes in three files\n');
+    const links = execFileSync('tar', ['-tvzf', path.join(site, rel(ARCHIVE))], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('h'));
+    expect(links.map((l) => l.slice(l.indexOf(`${ARCHIVE_FOLDER}/`)))).toEqual([`${ARCHIVE_FOLDER}/shared/c/same.txt link to ${ARCHIVE_FOLDER}/shared/b/same.txt`]);
+  });
+
+  it('an unchanged site\'s archive made by another version of the step (its index says so) is made again, as a full build would make it', async () => {
+    const site = path.join(temp, 'older');
+    makeSite(site);
+    const first = await writeMirror(site, { written: new Set() });
+    expect((await writeMirror(site)).written).toBe(false);
+    // The index as an older version of the step left it (no links, version 2).
+    const index = path.join(stateDir(site), 'archive-site.tsv');
+    writeFileSync(index, readFileSync(index, 'utf8').replace(/^jaspar-static-api archive index \d+/, 'jaspar-static-api archive index 2'));
+    const again = await writeMirror(site);
+    expect(again.written).toBe(true);
+    expect(again.archiveSha256).toBe(first.archiveSha256);
   });
 });
