@@ -135,4 +135,15 @@ describe('copies of a file in the archive', () => {
     for (const [file, content] of Object.entries(files)) expect(readFileSync(path.join(mirror, file), 'utf8')).toBe(content);
     expect(intact(verifyMirror(mirror))).toBe(true);
   });
+
+  it('bsdtar (libarchive: the tar of macOS and Windows) unpacks them too', () => {
+    const into = mkdtempSync(path.join(temp, 'bsd-'));
+    const bsd = spawnSync('bsdtar', ['-xzf', path.join(site, rel(ARCHIVE)), '-C', into], { encoding: 'utf8' });
+    expect(bsd.error, 'bsdtar is not installed (Debian: libarchive-tools, as .ci/run installs)').toBeUndefined();
+    expect(bsd.status, bsd.stderr).toBe(0);
+    const mirror = path.join(into, ARCHIVE_FOLDER);
+    for (const [file, content] of Object.entries(files)) expect(readFileSync(path.join(mirror, file), 'utf8')).toBe(content);
+    expect(statSync(path.join(mirror, 'b/copy.txt')).nlink).toBe(3);
+    expect(intact(verifyMirror(mirror))).toBe(true);
+  });
 });
