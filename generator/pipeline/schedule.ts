@@ -125,9 +125,11 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       plan.tasks[i] = null; // handed out: let it go once written
       let wire: WireTask | null = null;
       if (salts) {
-        const key = taskKey(task, options.salt!, salts, () => (wire = resolveTask(task)));
-        sink.key(task.paths[0], key);
-        if (sink.reuse(task.paths, key)) {
+        // Spelt once here: a task makes its paths when asked (output-plan.ts Task).
+        const paths = task.paths;
+        const key = taskKey(task, paths, options.salt!, salts, () => (wire = resolveTask(task)));
+        sink.key(paths[0], key);
+        if (sink.reuse(paths, key)) {
           counts.reused++;
           continue;
         }
@@ -190,8 +192,8 @@ function renderedPart(part: PlanPart): PlanPart {
  * (plan/resources.ts), or else the resource as built (resolve), printed
  * exactly (floats as Python floats are tagged so that 1 and 1.0 differ).
  */
-function taskKey(task: Task, salt: string, salts: readonly string[], resolve: () => WireTask): string {
-  const head = `${task.paths.join('\n')}\0`;
+function taskKey(task: Task, paths: readonly string[], salt: string, salts: readonly string[], resolve: () => WireTask): string {
+  const head = `${paths.join('\n')}\0`;
   // A logo is drawn from its counts alone, whatever the release says.
   if (task.kind === 'logo') return sha1(`${head}${salt}\0logo ${pfmDigest(task.matrix)}`);
   const own = task.planned.key;
