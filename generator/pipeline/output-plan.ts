@@ -176,7 +176,7 @@ function cleanRelative(p: string): boolean {
 }
 
 /** FNV-1a over the UTF-16 code units, as a small integer (a typed array's entry, or a Map key without a heap number). */
-function fnv1a(text: string): number {
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash | 0;
