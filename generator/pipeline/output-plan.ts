@@ -53,10 +53,36 @@ export class KeyedContent {
   }
 }
 
-/** Work described by data, so that a worker thread can do it (see wire.ts). */
-export type Task =
-  | { kind: 'resource'; paths: string[]; planned: PlannedResource; formats: readonly FormatId[]; part: number }
-  | { kind: 'logo'; paths: [string]; matrix: Matrix };
+/**
+ * Work described by data, so that a worker thread can do it (see wire.ts). A task's paths are spelt when
+ * asked for (paths, pathAt), from what it holds anyway: the 10x synthetic release's 1.45 million paths,
+ * about 90 bytes each, were 130 MB of the plan's heap held from the plan to the end of the render.
+ */
+export type Task = ResourceTask | LogoTask;
+
+/** A resource in its formats (formatsOf), its files in its folder under the part's prefix. */
+class ResourceTask {
+  readonly kind = 'resource' as const;
+  constructor(private readonly prefix: string, readonly planned: PlannedResource, readonly formats: readonly FormatId[], readonly part: number) {}
+  get paths(): string[] {
+    return this.formats.map((_, i) => this.pathAt(i));
+  }
+  pathAt(i: number): string {
+    return `${this.prefix}${outputPath(this.planned.dir, this.formats[i])}`;
+  }
+}
+
+/** A matrix's logo, in the site's layout under the part's prefix. */
+class LogoTask {
+  readonly kind = 'logo' as const;
+  constructor(private readonly prefix: string, private readonly layout: Layout, readonly matrix: Matrix) {}
+  get paths(): [string] {
+    return [this.pathAt()];
+  }
+  pathAt(): string {
+    return `${this.prefix}${logoPath(this.layout, this.matrix.matrixId).slice(1)}`;
+  }
+}
 
 /** What the formats need to render a part of the site: its release and folder layout (formatContext). */
 export interface PlanPart {
@@ -81,42 +107,64 @@ const DEFERRED_SLOTS = 16;
 const deferred = (task: number, index: number) => task * DEFERRED_SLOTS + index;
 
 /**
- * Lower-case spelling → the first path spelt so. Keyed by a 32-bit hash of
- * the lower-case spelling, with the path itself as the value (the string the
- * plan keys its files by): no second, lower-case copy of every path (a 10x
- * release plans 1.45 million, about 80 bytes each). Two spellings with one
- * hash are told apart by lower-casing the one kept; the rare second goes to
- * a map by its full text.
+ * Who holds a planned file's path, as one number: a task's file (deferred(), even) or the
+ * j-th file planned with its content (odd). The plan keeps the path only where its owner
+ * does (the task's paths, the list of content files): no path in a table of its own.
  */
-class Spellings {
-  private readonly byHash = new Map<number, string>([[fnv1a(''), '']]);
-  private readonly byText = new Map<string, string>();
+const taskOwner = (task: number, index: number) => deferred(task, index) * 2;
+const contentOwner = (j: number) => j * 2 + 1;
 
-  get(lower: string): string | undefined {
-    const first = this.byHash.get(fnv1a(lower));
-    if (first === undefined) return undefined;
-    return first.toLowerCase() === lower ? first : this.byText.get(lower);
-  }
+/**
+ * A set of names (paths, folders, their lower-case spellings) as numbers in
+ * typed arrays: each name's 32-bit hash and a number its owner spells it by
+ * (spell), in open addressing. Neither the names nor a Map entry for each
+ * is kept: a 10x release plans 1.45 million paths in 420,000 folders, whose
+ * Maps and Sets (files, folders, spellings) were about 250 MB of the plan's
+ * heap, and held every path until the build ended. A name whose owner no
+ * longer spells it (a task handed to the writer) is not found again.
+ */
+class NameTable {
+  /** owner + 1 for each slot (0: empty), and the hash of the name there. */
+  private slots = new Int32Array(1 << 10);
+  private hashes = new Int32Array(1 << 10);
+  private count = 0;
 
-  /** Records the spelling of a lower-case path not recorded yet. */
-  set(lower: string, path: string): void {
-    const hash = fnv1a(lower);
-    if (this.byHash.has(hash)) this.byText.set(lower, path);
-    else this.byHash.set(hash, path);
-  }
+  /** spell: the name an owner stands for (undefined once it is gone); same: whether that is the name looked for. */
+  constructor(private readonly spell: (owner: number) => string | undefined) {}
 
-  /** get, then set when there was none: the first path spelt so (undefined when this is the first), hashing once. */
-  claim(lower: string, path: string): string | undefined {
-    const hash = fnv1a(lower);
-    const first = this.byHash.get(hash);
-    if (first === undefined) {
-      this.byHash.set(hash, path);
-      return undefined;
+  /** The owner of the name, or -1. same: how a spelling compares (exactly, unless told). */
+  find(name: string, hash: number, same: (spelt: string) => boolean = (spelt) => spelt === name): number {
+    const { slots, hashes } = this;
+    const mask = slots.length - 1;
+    for (let i = hash & mask; slots[i] !== 0; i = (i + 1) & mask) {
+      if (hashes[i] !== hash) continue;
+      const spelt = this.spell(slots[i] - 1);
+      if (spelt !== undefined && same(spelt)) return slots[i] - 1;
     }
-    if (first.toLowerCase() === lower) return first;
-    const earlier = this.byText.get(lower);
-    if (earlier === undefined) this.byText.set(lower, path);
-    return earlier;
+    return -1;
+  }
+
+  /** Adds a name not in the table yet (find first). */
+  insert(hash: number, owner: number): void {
+    // At most three slots in four taken: linear probes stay short.
+    if ((this.count + 1) * 4 > this.slots.length * 3) this.grow();
+    this.place(hash, owner + 1);
+    this.count++;
+  }
+
+  private place(hash: number, slot: number): void {
+    const mask = this.slots.length - 1;
+    let i = hash & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = slot;
+    this.hashes[i] = hash;
+  }
+
+  private grow(): void {
+    const { slots, hashes } = this;
+    this.slots = new Int32Array(slots.length * 2);
+    this.hashes = new Int32Array(slots.length * 2);
+    for (let i = 0; i < slots.length; i++) if (slots[i] !== 0) this.place(hashes[i], slots[i]);
   }
 }
 
@@ -127,8 +175,8 @@ function cleanRelative(p: string): boolean {
   return !p.includes('/.') || !/\/\.\.?(\/|$)/.test(p);
 }
 
-/** FNV-1a over the UTF-16 code units, as a small integer (a Map key without a heap number). */
-function fnv1a(text: string): number {
+/** FNV-1a over the UTF-16 code units, as a small integer (a typed array's entry, or a Map key without a heap number). */
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash | 0;
@@ -137,79 +185,139 @@ function fnv1a(text: string): number {
 /** What a file planned with its content holds once handed to the writer (PlannedFiles.handOut). */
 const HANDED: unique symbol = Symbol('handed to the writer');
 
+type Planned = Content | LazyContent | KeyedContent;
+
 /**
  * path → content, for readers of a plan (tests, checks): a task's outputs are
  * rendered on this thread when asked for. The build itself never asks; it
- * hands the tasks to its workers.
+ * hands the tasks to its workers. The paths are the owners' (the tasks', and
+ * this list's for files planned with their content), found through a NameTable.
  */
-export class PlannedFiles extends Map<string, Content> {
+export class PlannedFiles {
   private last: { task: number; contents: Content[] } | null = null;
-  constructor(private readonly owner: OutputPlan) {
-    super();
+  /** The files planned with their content, in plan order: path and content (HANDED once the writer took it). */
+  private readonly contentPaths: string[] = [];
+  private readonly contents: (Planned | typeof HANDED)[] = [];
+  /** Every planned file's owner, in plan order (keys()). */
+  private order = new Int32Array(1 << 10);
+  private count = 0;
+  private readonly table = new NameTable((owner) => this.pathOf(owner));
+
+  constructor(private readonly owner: OutputPlan) {}
+
+  /** The path an owner number stands for; undefined for a task handed to the writer. */
+  pathOf(owner: number): string | undefined {
+    if (owner % 2 === 1) return this.contentPaths[(owner - 1) / 2];
+    const d = owner / 2;
+    return this.owner.tasks[Math.floor(d / DEFERRED_SLOTS)]?.pathAt(d % DEFERRED_SLOTS);
+  }
+
+  /** The owner of a planned path, or -1 (hash: fnv1a of the path, when the caller has it). */
+  ownerOf(path: string, hash = fnv1a(path)): number {
+    return this.table.find(path, hash);
+  }
+
+  /** Plans a path not planned yet (the plan claimed it) for its owner. */
+  plan(path: string, owner: number, hash: number): void {
+    this.table.insert(hash, owner);
+    if (this.count === this.order.length) {
+      const grown = new Int32Array(this.order.length * 2);
+      grown.set(this.order);
+      this.order = grown;
+    }
+    this.order[this.count++] = owner;
+  }
+
+  /** Keeps a file's path and content, for the plan to claim the path (plan()); returns the file's owner number. */
+  addContent(path: string, content: Planned): number {
+    this.contents.push(content);
+    return contentOwner(this.contentPaths.push(path) - 1);
+  }
+
+  /** Forgets the last file kept by addContent (its path was refused). */
+  dropLastContent(): void {
+    this.contentPaths.pop();
+    this.contents.pop();
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  has(path: string): boolean {
+    return this.ownerOf(path) >= 0;
   }
 
   /** The planned content, or the task index and position that renders it. */
-  raw(path: string): Content | LazyContent | KeyedContent | { task: number; index: number } | undefined {
-    const value = super.get(path) as Content | LazyContent | KeyedContent | number | typeof HANDED | undefined;
+  raw(path: string): Planned | { task: number; index: number } | undefined {
+    const owner = this.ownerOf(path);
+    if (owner < 0) return undefined;
+    if (owner % 2 === 0) return { task: Math.floor(owner / 2 / DEFERRED_SLOTS), index: (owner / 2) % DEFERRED_SLOTS };
+    const value = this.contents[(owner - 1) / 2];
     if (value === HANDED) throw new Error(`${path} was already handed to the writer`);
-    return typeof value === 'number' ? { task: Math.floor(value / DEFERRED_SLOTS), index: value % DEFERRED_SLOTS } : value;
+    return value;
   }
 
   /** A file planned with its content, let go by the plan as the writer takes it (as tasks are): the bulk files
    *  held (up to 64 MB a release, mirror/downloads.ts) were held through the render otherwise. */
-  handOut(path: string): Content | LazyContent | KeyedContent {
+  handOut(path: string): Planned {
     const value = this.raw(path);
     if (value === undefined || (typeof value === 'object' && 'task' in value)) throw new Error(`${path} is not planned with its content`);
-    super.set(path, HANDED as unknown as Content);
+    this.contents[(this.ownerOf(path) - 1) / 2] = HANDED;
     return value;
   }
 
   /** Bytes of the files planned with their content and not handed out yet (lazy ones are counted when written). */
   contentBytes(): number {
     let total = 0;
-    super.forEach((value) => {
+    for (const value of this.contents) {
       const c = value instanceof KeyedContent ? value.content : value;
       if (typeof c === 'string') total += Buffer.byteLength(c);
       else if (Buffer.isBuffer(c)) total += c.length;
-    });
+    }
     return total;
   }
 
-  /** The paths planned with their content (or a function or key that gives it), not by a task, in plan order:
-   *  one pass over the stored values (raw() for each of the shipped site's 285,000 paths was 0.3 s). */
+  /** The paths planned with their content (or a function or key that gives it), not by a task, in plan order. */
   withContent(): string[] {
-    const paths: string[] = [];
-    super.forEach((value, path) => {
-      if (typeof value !== 'number') paths.push(path);
-    });
-    return paths;
+    return [...this.contentPaths];
   }
 
-  override get(path: string): Content | undefined {
-    const value = super.get(path) as Content | LazyContent | KeyedContent | number | typeof HANDED | undefined;
-    if (value === HANDED) throw new Error(`${path} was already handed to the writer`);
+  get(path: string): Content | undefined {
+    const value = this.raw(path);
+    if (value === undefined) return undefined;
     if (typeof value === 'function' || isStreamed(value)) return whole(value);
     if (value instanceof KeyedContent) return value.resolve();
-    if (typeof value !== 'number') return value;
-    const task = Math.floor(value / DEFERRED_SLOTS);
-    if (this.last?.task !== task) this.last = { task, contents: this.owner.renderHere(task) };
-    return this.last.contents[value % DEFERRED_SLOTS];
+    if (typeof value === 'object' && 'task' in value) {
+      if (this.last?.task !== value.task) this.last = { task: value.task, contents: this.owner.renderHere(value.task) };
+      return this.last.contents[value.index];
+    }
+    return value;
   }
 
-  override *entries(): MapIterator<[string, Content]> {
+  /** Every planned path, in plan order (a task handed to the writer no longer has its paths: they cannot be listed then). */
+  *keys(): Generator<string> {
+    for (let i = 0; i < this.count; i++) {
+      const path = this.pathOf(this.order[i]);
+      if (path === undefined) throw new Error(`task ${Math.floor(this.order[i] / 2 / DEFERRED_SLOTS)} was already handed to the writer`);
+      yield path;
+    }
+  }
+
+  *entries(): Generator<[string, Content]> {
     for (const path of this.keys()) yield [path, this.get(path)!];
   }
 
-  override [Symbol.iterator](): MapIterator<[string, Content]> {
+  [Symbol.iterator](): Generator<[string, Content]> {
     return this.entries();
   }
 
-  override *values(): MapIterator<Content> {
+  *values(): Generator<Content> {
     for (const path of this.keys()) yield this.get(path)!;
   }
 
-  override forEach(fn: (value: Content, key: string, map: Map<string, Content>) => void, self?: unknown): void {
-    for (const [k, v] of this.entries()) fn.call(self, v, k, this);
+  forEach(fn: (value: Content, key: string) => void): void {
+    for (const [k, v] of this.entries()) fn(v, k);
   }
 }
 
@@ -217,11 +325,13 @@ export class OutputPlan {
   readonly files: PlannedFiles = new PlannedFiles(this);
   /** Rendering tasks; the writer drops each (null) once it is handed out. */
   readonly tasks: (Task | null)[] = [];
-  /** Folders the planned files need, with how many entries each will hold ("" is the root). */
-  private readonly entries = new Map<string, number>([['', 0]]);
-  private readonly folders = new Set<string>(['']);
-  /** Every planned file and folder by its lower-case spelling: paths that differ only in case are one on macOS and Windows and in archives unpacked there. */
-  private readonly spellings = new Spellings();
+  /** Folders the planned files need ("" is the root, 0), found by their number in a NameTable, with how many entries each will hold. */
+  private readonly folders: string[] = [''];
+  private readonly folderTable = new NameTable((k) => this.folders[k]);
+  private folderEntries = new Int32Array(1 << 10);
+  /** Every planned file and folder by its lower-case spelling: paths that differ only in case are one on macOS and Windows and
+   *  in archives unpacked there. A name is a file's owner (output-plan's owner numbers) times two, or a folder's number times two plus one. */
+  private readonly spellings = new NameTable((name) => this.nameOf(name));
   /** The folder of the last path spelt, and whether its spelling is the first of its lower-case form (a task's
    *  paths share a folder: asked once for them; no map of every folder, which a 10x release has 420,000 of). */
   private lastFolder: { folder: string; first: boolean } | null = null;
@@ -234,6 +344,8 @@ export class OutputPlan {
   /** release: what the formats print about the release (needed for resources); layout: the site's folder
    *  layout (routes/shard.ts), where logos lie and what pages link (needed for resources and logos). */
   constructor(readonly release?: ReleaseInfo, readonly layout?: Layout) {
+    this.folderTable.insert(fnv1a(''), 0);
+    this.spellings.insert(fnv1a(''), 1);
     if (release && layout) this.parts.push({ release, layout });
   }
 
@@ -254,19 +366,21 @@ export class OutputPlan {
     return {
       prefix,
       add: (relPath, content) => this.add(`${prefix}${relPath}`, content),
-      addResource: (planned) => {
-        const formats = formatsOf(planned);
-        this.addTask({ kind: 'resource', paths: formats.map((f) => `${prefix}${outputPath(planned.dir, f)}`), planned, formats, part: index });
-      },
-      addLogo: (matrix) => this.addTask({ kind: 'logo', paths: [`${prefix}${logoPath(layout, matrix.matrixId).slice(1)}`], matrix }),
+      addResource: (planned) => this.addTask(new ResourceTask(prefix, planned, formatsOf(planned), index)),
+      addLogo: (matrix) => this.addTask(new LogoTask(prefix, layout, matrix)),
       has: (relPath) => this.files.has(`${prefix}${relPath}`),
     };
   }
 
   /** Plans a file with its content; relative path with "/" separators. Refuses clashes and escapes. */
   add(relPath: string, content: Content | LazyContent | KeyedContent): void {
-    this.claim(relPath);
-    (this.files as Map<string, unknown>).set(relPath, content);
+    const owner = this.files.addContent(relPath, content);
+    try {
+      this.claim(relPath, owner);
+    } catch (e) {
+      this.files.dropLastContent();
+      throw e;
+    }
   }
 
   /** Plans a resource in each of its formats (formatsOf), rendered later by a worker. */
@@ -278,15 +392,16 @@ export class OutputPlan {
   /** Plans a matrix's logo, rendered later by a worker. */
   addLogo(matrix: Matrix): void {
     if (!this.layout) throw new Error('an OutputPlan needs the site\'s layout to plan logos (new OutputPlan(release, layout))');
-    this.addTask({ kind: 'logo', paths: [logoPath(this.layout, matrix.matrixId).slice(1)], matrix });
+    this.addTask(new LogoTask('', this.layout, matrix));
   }
 
   private addTask(task: Task): void {
     const index = this.tasks.length;
-    if (task.paths.length > DEFERRED_SLOTS) throw new Error(`a task renders at most ${DEFERRED_SLOTS} files (${task.paths[0]}: ${task.paths.length})`);
-    task.paths.forEach((p) => this.claim(p));
+    const paths = task.paths;
+    if (paths.length > DEFERRED_SLOTS) throw new Error(`a task renders at most ${DEFERRED_SLOTS} files (${paths[0]}: ${paths.length})`);
+    // In the list first: its paths are spelt by it (PlannedFiles.pathOf) from the first claimed.
     this.tasks.push(task);
-    task.paths.forEach((p, i) => (this.files as Map<string, unknown>).set(p, deferred(index, i)));
+    paths.forEach((p, i) => this.claim(p, taskOwner(index, i)));
   }
 
   /** Renders a task on this thread (for readers of the plan). */
@@ -296,45 +411,78 @@ export class OutputPlan {
     return renderTask(resolveTask(task), this.parts.map((p) => formatContext(p.release, p.layout)));
   }
 
-  private claim(relPath: string): void {
+  /** Claims a path for its owner (a task's file or a file planned with its content) and plans it. */
+  private claim(relPath: string, owner: number): void {
     if (!cleanRelative(relPath) && (posix.normalize(relPath) !== relPath || relPath.startsWith('../') || relPath.startsWith('/') || relPath === '..' || relPath === '.')) {
       throw new Error(`output path "${relPath}" is not a clean relative path inside the output folder`);
     }
-    if (this.files.has(relPath)) throw new Error(`two resources map to the same output file ${relPath}`);
-    if (this.folders.has(relPath)) throw new Error(`output file ${relPath} would replace a folder of other outputs`);
+    const hash = fnv1a(relPath);
+    if (this.files.ownerOf(relPath, hash) >= 0) throw new Error(`two resources map to the same output file ${relPath}`);
+    if (this.folderTable.find(relPath, hash) >= 0) throw new Error(`output file ${relPath} would replace a folder of other outputs`);
     const cut = relPath.lastIndexOf('/');
-    const parent = cut < 0 ? '' : relPath.slice(0, cut);
-    if (!this.folders.has(parent)) {
+    const parentName = cut < 0 ? '' : relPath.slice(0, cut);
+    let parent = this.folderTable.find(parentName, fnv1a(parentName));
+    if (parent < 0) {
       // A new folder: check each ancestor once and count it in its own parent.
       const parts = relPath.split('/');
-      let above = '';
+      let above = 0;
+      let aboveName = '';
       for (let i = 0; i < parts.length - 1; i++) {
-        const folder = i === 0 ? parts[0] : `${above}/${parts[i]}`;
-        if (this.files.has(folder)) throw new Error(`output file ${relPath} needs ${folder} to be a folder, but it is an output file`);
-        if (!this.folders.has(folder)) {
-          this.spell(folder);
-          this.folders.add(folder);
-          this.entries.set(folder, 0);
-          this.entries.set(above, this.entries.get(above)! + 1);
+        const folder = i === 0 ? parts[0] : `${aboveName}/${parts[i]}`;
+        const folderHash = fnv1a(folder);
+        if (this.files.ownerOf(folder, folderHash) >= 0) throw new Error(`output file ${relPath} needs ${folder} to be a folder, but it is an output file`);
+        let k = this.folderTable.find(folder, folderHash);
+        if (k < 0) {
+          k = this.addFolder(folder, folderHash);
+          this.spell(folder, k * 2 + 1);
+          this.folderEntries[above]++;
         }
-        above = folder;
+        above = k;
+        aboveName = folder;
       }
+      parent = above;
     }
-    this.entries.set(parent, this.entries.get(parent)! + 1);
-    this.spell(relPath);
+    this.folderEntries[parent]++;
+    this.spell(relPath, owner * 2);
+    this.files.plan(relPath, owner, hash);
   }
 
-  /** Records a new file or folder's spelling; a clash is reported for the top-most path only (what lies under it clashes too). */
-  private spell(relPath: string): void {
+  private addFolder(folder: string, hash: number): number {
+    const k = this.folders.push(folder) - 1;
+    this.folderTable.insert(hash, k);
+    if (k === this.folderEntries.length) {
+      const grown = new Int32Array(k * 2);
+      grown.set(this.folderEntries);
+      this.folderEntries = grown;
+    }
+    return k;
+  }
+
+  /** The path or folder a spelling's name stands for (spellings). */
+  private nameOf(name: number): string | undefined {
+    return name % 2 === 1 ? this.folders[(name - 1) / 2] : this.files.pathOf(name / 2);
+  }
+
+  /** The first path or folder spelt as this lower-case spelling, and the hash of that spelling; or undefined. */
+  private firstSpelt(lower: string, hash = fnv1a(lower)): string | undefined {
+    const name = this.spellings.find(lower, hash, (spelt) => spelt.toLowerCase() === lower);
+    return name < 0 ? undefined : this.nameOf(name);
+  }
+
+  /** Records a new file or folder's spelling (name: see spellings); a clash is reported for the top-most path only (what lies under it clashes too). */
+  private spell(relPath: string, name: number): void {
     const cut = relPath.lastIndexOf('/');
     if (cut > 0) {
       // The same answer for every entry of a folder (a folder's first spelling never changes).
       const parent = relPath.slice(0, cut);
-      if (this.lastFolder?.folder !== parent) this.lastFolder = { folder: parent, first: this.spellings.get(parent.toLowerCase()) === parent };
+      if (this.lastFolder?.folder !== parent) this.lastFolder = { folder: parent, first: this.firstSpelt(parent.toLowerCase()) === parent };
       if (!this.lastFolder.first) return;
     }
-    const earlier = this.spellings.claim(relPath.toLowerCase(), relPath);
-    if (earlier !== undefined && earlier !== relPath) this.caseClashes.push([earlier, relPath]);
+    const lower = relPath.toLowerCase();
+    const hash = fnv1a(lower);
+    const earlier = this.firstSpelt(lower, hash);
+    if (earlier === undefined) this.spellings.insert(hash, name);
+    else if (earlier !== relPath) this.caseClashes.push([earlier, relPath]);
   }
 
   /**
@@ -369,7 +517,8 @@ export class OutputPlan {
 
   /** Throws when a folder would hold more entries than a host accepts. */
   checkFolderSizes(limit = MAX_DIR_ENTRIES): void {
-    for (const [dir, count] of this.entries) {
+    for (let k = 0; k < this.folders.length; k++) {
+      const [dir, count] = [this.folders[k], this.folderEntries[k]];
       if (count > limit) throw new Error(`folder "${dir || '.'}" would hold ${count} entries; Netlify accepts at most ${limit}`);
     }
   }

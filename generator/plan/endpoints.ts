@@ -289,6 +289,7 @@ export function planSites(release: Release, base: string, layout: Layout): Plann
         get key() {
           return `sites ${matrixDigest(m)}`;
         },
+        first: m,
         formats: SITES_FORMATS,
       };
     });

@@ -33,6 +33,12 @@ export interface PlannedResource {
    * Absent: the task is keyed by the resource itself, built.
    */
   readonly key?: string;
+  /**
+   * The first record it shows, without building it: the render goes through
+   * the records in list order (pipeline/schedule.ts renderOrder), so that the
+   * records the workers hold serve every view's pages over them at once.
+   */
+  readonly first?: Matrix;
 }
 
 /** What the list pages' filter form offers (`values`: views.ts filterValues): the pre-rendered collections and taxonomic groups. */
@@ -179,6 +185,10 @@ interface BaseIdGroup {
 class BaseIdResource implements PlannedResource {
   constructor(private readonly group: BaseIdGroup, private readonly kind: 'detail' | 'latest' | 'versions', private readonly matrix: Matrix | null, readonly dir: string) {}
 
+  get first(): Matrix {
+    return this.matrix ?? this.group.versions[0];
+  }
+
   get resource(): Resource {
     const { baseId, versions, base, layout, links } = this.group;
     const versionsCrumb: Link = { label: `${baseId} versions`, href: pageHref(versionsDir(layout, baseId)) };
@@ -296,6 +306,10 @@ class ListPage implements PlannedResource {
 
   get formats(): readonly FormatId[] | undefined {
     return this.view.formats;
+  }
+
+  get first(): Matrix | undefined {
+    return this.view.matrices[(this.number - 1) * this.view.pageSize];
   }
 
   private get page(): Page<Matrix> {

@@ -75,7 +75,7 @@ function skeleton(html: string): string[] {
   return parseTags(html).filter((t) => t.name !== 'a' && t.name !== '/a').map((t) => `<${t.name} ${t.attributes.map(([name]) => name).join(' ')}`);
 }
 
-const htmlOf = (outputs: Map<string, string | Buffer>) => new Map([...outputs].filter(([rel]) => rel.endsWith('.html')).map(([rel, c]) => [rel, c.toString()]));
+const htmlOf = (outputs: Iterable<[string, string | Buffer]>) => new Map([...outputs].filter(([rel]) => rel.endsWith('.html')).map(([rel, c]) => [rel, c.toString()]));
 
 const carried = HOSTILE.filter((s) => !FORBIDDEN_CHARACTER.test(s) && s.trim() !== '');
 const refused = HOSTILE.filter((s) => FORBIDDEN_CHARACTER.test(s));

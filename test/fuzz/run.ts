@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { planSite } from '../../generator/build.ts';
 import { DatasetError, formatProblems, type Problem } from '../../generator/dataset/diagnostics.ts';
+import type { PlannedFiles } from '../../generator/pipeline/output-plan.ts';
 import { loadRelease } from '../../generator/dataset/curated.ts';
 import { releaseInfo } from '../support/release.ts';
 import type { Expectation } from './corrupt.ts';
@@ -20,7 +21,7 @@ export interface CaseResult {
   ms: number;
   problems: Problem[];
   /** What the build would write (built cases). */
-  outputs?: Map<string, string | Buffer>;
+  outputs?: PlannedFiles;
 }
 
 const FORBIDDEN_IN_REPORT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_DIR_ENTRIES, OutputPlan } from '../../generator/write/writer.ts';
+import { fnv1a } from '../../generator/pipeline/output-plan.ts';
 import { writeSite } from '../../generator/build.ts';
 import { listFiles } from '../support/tree.ts';
 
@@ -122,5 +123,49 @@ describe('writeSite', () => {
     await writeSite(plan(), out, { workers: 0 });
     expect(listFiles(out).map((f) => [f, readFileSync(path.join(out, f), 'utf8')])).toEqual(first);
     expect(readdirSync(root)).toEqual(['.public-build-state', 'public']);
+  });
+});
+
+describe('OutputPlan path tables (32-bit hashes, no path kept but by its owner)', () => {
+  /** Two file names whose paths have one FNV-1a hash, found by trying names in turn. */
+  const collision = (folder: string, spell: (i: number) => string): [string, string] => {
+    const seen = new Map<number, string>();
+    for (let i = 0; ; i++) {
+      const p = `${folder}/${spell(i)}`;
+      const h = fnv1a(p);
+      const other = seen.get(h);
+      if (other !== undefined) return [other, p];
+      seen.set(h, p);
+    }
+  };
+
+  it('tells apart two paths with one hash, and still refuses each planned twice', () => {
+    const [a, b] = collision('api', (i) => `f${i}.json`);
+    const plan = new OutputPlan();
+    plan.add(a, 'a');
+    plan.add(b, 'b');
+    expect(plan.files.get(a)).toBe('a');
+    expect(plan.files.get(b)).toBe('b');
+    expect(() => plan.add(b, 'again')).toThrow(/two resources map to the same output file/);
+    expect([...plan.files.keys()]).toEqual([a, b]);
+  });
+
+  it('tells apart two lower-case spellings with one hash, and still finds a case clash of each', () => {
+    const [a, b] = collision('api', (i) => `f${i}.json`);
+    const plan = new OutputPlan();
+    plan.add(a, 'a');
+    plan.add(b, 'b');
+    expect(() => plan.checkCaseClashes()).not.toThrow();
+    plan.add(`api/${b.slice(4).toUpperCase()}`, 'B');
+    expect(() => plan.checkCaseClashes()).toThrow(/differs only in case/);
+  });
+
+  it('keeps a plan of many paths in many folders (the tables grow)', () => {
+    const plan = new OutputPlan();
+    for (let i = 0; i < 5000; i++) plan.add(`d${i % 700}/f${i}.json`, String(i));
+    expect(plan.files.size).toBe(5000);
+    expect(plan.folderList().length).toBe(701);
+    for (let i = 0; i < 5000; i += 37) expect(plan.files.get(`d${i % 700}/f${i}.json`)).toBe(String(i));
+    expect(plan.files.has('d0/f1.json')).toBe(false);
   });
 });
