@@ -61,3 +61,10 @@ export function hash128(text: string): string {
   const lanes = [fin(a, d), fin(b, a), fin(c, b), fin(d, c)];
   return lanes.map((h) => h.toString(16).padStart(8, '0')).join('');
 }
+
+/** FNV-1a over the UTF-16 code units, as a small integer (a typed array's entry, or a Map key without a heap number). */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
+}

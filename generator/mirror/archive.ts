@@ -60,6 +60,7 @@ import path from 'node:path';
 import { gzip } from 'node:zlib';
 import os from 'node:os';
 import { promisify } from 'node:util';
+import { fnv1a } from '../dataset/digest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
 import { byPathBytes, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
@@ -472,9 +473,7 @@ export function* contentChunks(content: Buffer): Generator<[number, number]> {
 
 /** FNV-1a of a path: where members end, the same from build to build. */
 function cutsAfter(p: string, cut = CUT): boolean {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % cut === 0;
+  return (fnv1a(p) >>> 0) % cut === 0;
 }
 
 /** The SHA-256 of the previous manifest and the archive hash its checksum file gives. */

@@ -7,6 +7,7 @@
 import { posix } from 'node:path';
 import { DatasetError, type Problem } from '../dataset/diagnostics.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
+import { fnv1a } from '../dataset/digest.ts';
 import type { FormatId } from '../formats/registry.ts';
 import { formatsOf, type PlannedResource } from '../plan/resources.ts';
 import { MAX_DIR_ENTRIES, type Layout } from '../routes/shard.ts';
@@ -173,13 +174,6 @@ function cleanRelative(p: string): boolean {
   if (p === '' || p.charCodeAt(0) === 47 || p.charCodeAt(p.length - 1) === 47 || p.includes('//')) return false;
   if (p.charCodeAt(0) === 46 && (p.length === 1 || p.charCodeAt(1) === 47 || (p.charCodeAt(1) === 46 && (p.length === 2 || p.charCodeAt(2) === 47)))) return false;
   return !p.includes('/.') || !/\/\.\.?(\/|$)/.test(p);
-}
-
-/** FNV-1a over the UTF-16 code units, as a small integer (a typed array's entry, or a Map key without a heap number). */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return hash | 0;
 }
 
 /** What a file planned with its content holds once handed to the writer (PlannedFiles.handOut). */

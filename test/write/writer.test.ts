@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_DIR_ENTRIES, OutputPlan } from '../../generator/write/writer.ts';
-import { fnv1a } from '../../generator/pipeline/output-plan.ts';
+import { fnv1a } from '../../generator/dataset/digest.ts';
 import { writeSite } from '../../generator/build.ts';
 import { listFiles } from '../support/tree.ts';
 
