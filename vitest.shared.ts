@@ -28,7 +28,7 @@ export const SLOW_SUITES = [
   'test/e2e/{base-path-and-shards,path-links}.test.ts',
   'test/browser/escaping.test.ts',
   'test/hosts/prefix-shards.test.ts',
-  'test/build/{bad-input,incremental,incremental-equals-full,input-files,problem-report,sharding}.test.ts',
+  'test/build/{bad-input,incremental,incremental-equals-full,input-files,problem-report,sharding,start}.test.ts',
   'test/fuzz/{cli,dataset}.test.ts',
   'test/formats/{roundtrip,hostile}.test.ts',
   'test/mirror/tar.test.ts',

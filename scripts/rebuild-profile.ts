@@ -1,8 +1,9 @@
 // node --import tsx scripts/rebuild-profile.ts [--scratch DIR] [--runs 3] [--only count,annotation,add,remove,noop] [--cpu-prof]
 //
 // Rebuilds of the shipped two-release site after one small edit (issue 22),
-// each a child process as `npm run build` runs (`--child`: build() and its
-// own process.resourceUsage(), worker threads included): wall and CPU, CPU
+// each a child process started as `npm run build` starts it (from the
+// generator's bundle, generator/start.mjs; build() and its own
+// process.resourceUsage(), worker threads included): wall and CPU, CPU
 // of build()'s steps (BuildReport.cpu), files written, tasks rendered.
 // Edits, to data/jaspar-2024 itself (every file touched is put back at the end):
 //   count       one count of one matrix, one up then back down;
@@ -15,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,21 +35,26 @@ interface Result {
   members?: { made: number; reused: number };
 }
 
-async function child(out: string, data: string[]): Promise<void> {
-  const { build } = await import('../generator/build.ts');
-  const r = await build({ dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' });
-  const u = process.resourceUsage();
-  const result: Omit<Result, 'wall'> = {
-    inside: r.seconds, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssMb: u.maxRSS / 1024,
-    written: r.written, removed: r.removed, rendered: r.tasks.rendered, reused: r.tasks.reused, upToDate: r.upToDate,
-    steps: r.cpu, members: r.archiveMembers,
-  };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-}
+/**
+ * The child: build() from the generator's bundle, as `npm run build` starts it (generator/start.mjs: no
+ * tsx), then its own process.resourceUsage() (worker threads included). Plain JavaScript given to node -e.
+ */
+const CHILD = `
+const [out, ...data] = process.argv.slice(1);
+const { bundled } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'generator/start.mjs')).href)});
+const { build } = await bundled('generator/build.ts');
+const r = await build({ dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' });
+const u = process.resourceUsage();
+process.stdout.write(JSON.stringify({
+  inside: r.seconds, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssMb: u.maxRSS / 1024,
+  written: r.written, removed: r.removed, rendered: r.tasks.rendered, reused: r.tasks.reused, upToDate: r.upToDate,
+  steps: r.cpu, members: r.archiveMembers,
+}) + '\\n');
+`;
 
 function runBuild(out: string, data: string[], prof: string | null): Result {
   const started = performance.now();
-  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--import', 'tsx', fileURLToPath(import.meta.url), '--child', out, ...data];
+  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--input-type=module', '-e', CHILD, out, ...data];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   const wall = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
@@ -107,11 +113,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.le
 const fmt = (xs: number[], digits = 2) => (xs.length > 1 ? `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}]` : xs[0].toFixed(digits));
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({
+  const { values } = parseArgs({
     allowPositionals: true,
-    options: { child: { type: 'string' }, scratch: { type: 'string', default: '/tmp/jaspar-rebuild-profile' }, runs: { type: 'string', default: '3' }, only: { type: 'string', default: 'noop,count,annotation,remove,add' }, 'cpu-prof': { type: 'boolean', default: false } },
+    options: { scratch: { type: 'string', default: '/tmp/jaspar-rebuild-profile' }, runs: { type: 'string', default: '3' }, only: { type: 'string', default: 'noop,count,annotation,remove,add' }, 'cpu-prof': { type: 'boolean', default: false } },
   });
-  if (values.child) return child(values.child, positionals);
   const scratch = path.resolve(values.scratch);
   // The shipped folder itself, as a user edits it: JASPAR 2026 takes its older versions from it too
   // (older_versions), so a copy would make the build read two folders where users have one. Every file

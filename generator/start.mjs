@@ -1,0 +1,76 @@
+// node generator/start.mjs [flags]: the CLI (cli.ts) as `npm run build` starts it, without tsx.
+//
+// Every build pays for its start, the no-op and one-matrix rebuilds too (issue 22: 2 s): tsx
+// compiles nothing twice (it caches), but it resolves and loads the generator's hundred modules one
+// by one through its loader thread: 0.45-0.55 s of CPU to import build.ts, against 0.15-0.18 s for
+// the same code as one file (3 runs each at load 13). So the generator is bundled once by esbuild
+// (the one tsx runs with) into .cache/generator/, under a hash of everything it is made from (every
+// file under generator/, package.json, package-lock.json, Node's version: what the build's own
+// fingerprint takes as the generator, pipeline/fingerprint.ts sourcesHash), and started from there: a
+// changed source makes another bundle, never a stale one. The bundle lies inside the project, so that
+// its imports of packages find node_modules; each module's import.meta.url is its own file's (a
+// plugin writes it in), so that paths beside the sources (assets, the render workers, which still
+// load the sources with tsx) are as when run from them.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = path.join(ROOT, '.cache/generator');
+
+/** The generator as sourcesHash sees it (root: the project's), and the entry point: a bundle's name. */
+export function sourcesDigest(entry, root = ROOT) {
+  const hash = createHash('sha1');
+  const visit = (rel) => {
+    const names = readdirSync(path.join(root, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of names) {
+      const r = `${rel}/${e.name}`;
+      if (e.isDirectory()) visit(r);
+      else if (e.isFile()) {
+        const bytes = readFileSync(path.join(root, r));
+        hash.update(`${r}\0${bytes.length}\0`).update(bytes);
+      }
+    }
+  };
+  visit('generator');
+  for (const file of ['package.json', 'package-lock.json']) {
+    try {
+      hash.update(file).update(readFileSync(path.join(root, file)));
+    } catch {
+      hash.update(`${file} missing`);
+    }
+  }
+  return hash.update(process.version).update('\0').update(entry).digest('hex').slice(0, 20);
+}
+
+/** Each module's import.meta.url as its own source file's, not the bundle's. */
+const ownUrls = {
+  name: 'own-import-meta-url',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+      loader: 'ts',
+    }));
+  },
+};
+
+/** The module of a source entry point (relative to the project, e.g. generator/build.ts), imported from its bundle (made when there is none for these sources). */
+export async function bundled(entry) {
+  const file = path.join(CACHE, `${path.basename(entry, '.ts')}-${sourcesDigest(entry)}.mjs`);
+  if (!existsSync(file)) {
+    const esbuild = await import('esbuild');
+    const result = await esbuild.build({
+      entryPoints: [path.join(ROOT, entry)], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'esm', target: 'node20',
+      packages: 'external', write: false, logLevel: 'silent', plugins: [ownUrls],
+    });
+    mkdirSync(CACHE, { recursive: true });
+    // Written whole, then renamed: a build started meanwhile finds the whole bundle or none.
+    const temp = `${file}.${process.pid}`;
+    writeFileSync(temp, result.outputFiles[0].contents);
+    renameSync(temp, file);
+  }
+  return import(pathToFileURL(file).href);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundled('generator/cli.ts');

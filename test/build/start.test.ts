@@ -1,0 +1,80 @@
+// `npm run build` starts the CLI from a bundle of the generator (generator/start.mjs), not through tsx:
+// the same site, byte for byte, as the sources run by tsx write; paths beside the sources (assets, the
+// Node server's sources) are found from the bundle too; and the bundle is made again for other sources.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeRelease } from '../support/fixtures.ts';
+import { PROJECT_ROOT } from '../support/paths.ts';
+import { buildOk, cliEnv, run, turn } from '../support/run.ts';
+import { listFiles } from '../support/tree.ts';
+
+const temps: string[] = [];
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+};
+afterAll(() => Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+const START = path.join(PROJECT_ROOT, 'generator/start.mjs');
+
+describe('npm run build: the CLI started from its bundle (generator/start.mjs)', () => {
+  it('writes the same site, byte for byte, as the sources run by tsx', async () => {
+    const data = makeRelease();
+    const root = tempDir('jaspar-start-');
+    const bundled = path.join(root, 'bundled');
+    const sources = path.join(root, 'sources');
+    const ran = await run(process.execPath, [START, '--data', data, '--out', bundled], { env: cliEnv() });
+    expect(ran.stderr).toBe('');
+    expect(ran.status).toBe(0);
+    expect(ran.stdout).toMatch(/^built \d+ matrices/m);
+    await buildOk(['--data', data, '--out', sources]);
+    const files = listFiles(sources);
+    expect(listFiles(bundled)).toEqual(files);
+    // serve.mjs (bundled at build time from generator/server/) and the stylesheet (generator/assets/) among them.
+    expect(files).toEqual(expect.arrayContaining(['serve.mjs', 'static/api/site.css']));
+    const differ: string[] = [];
+    for (const [i, f] of files.entries()) {
+      if (i % 500 === 499) await turn();
+      if (!readFileSync(path.join(bundled, f)).equals(readFileSync(path.join(sources, f)))) differ.push(f);
+    }
+    expect(differ).toEqual([]);
+  }, 300_000);
+
+  it('keeps one bundle a source version and entry, named by their hash', async () => {
+    const ran = await run(process.execPath, [START, '--help'], { env: cliEnv() });
+    expect(ran.status).toBe(0);
+    expect(ran.stdout).toMatch(/^Usage: npm run build/);
+    const { bundled } = await import(START) as { bundled: (entry: string) => Promise<Record<string, unknown>> };
+    const build = await bundled('generator/build.ts');
+    // Its own file's import.meta.url: the project root, not the bundle's folder.
+    expect(build.PROJECT_ROOT).toBe(PROJECT_ROOT);
+    const names = readdirSync(path.join(PROJECT_ROOT, '.cache/generator'));
+    expect(names.filter((n) => /^cli-[0-9a-f]{20}\.mjs$/.test(n)).length).toBeGreaterThan(0);
+    expect(names.filter((n) => /^build-[0-9a-f]{20}\.mjs$/.test(n)).length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('names a bundle by the content of every source, the package files and the entry point', async () => {
+    const { sourcesDigest } = await import(START) as { sourcesDigest: (entry: string, root?: string) => string };
+    const root = tempDir('jaspar-start-sources-');
+    mkdirSync(path.join(root, 'generator/pipeline'), { recursive: true });
+    writeFileSync(path.join(root, 'generator/cli.ts'), 'one');
+    writeFileSync(path.join(root, 'generator/pipeline/render.ts'), 'abc');
+    writeFileSync(path.join(root, 'package.json'), '{}');
+    const first = sourcesDigest('generator/cli.ts', root);
+    expect(sourcesDigest('generator/cli.ts', root)).toBe(first);
+    expect(sourcesDigest('generator/build.ts', root)).not.toBe(first);
+    // A file changed in place, its size the same.
+    writeFileSync(path.join(root, 'generator/pipeline/render.ts'), 'abd');
+    const changed = sourcesDigest('generator/cli.ts', root);
+    expect(changed).not.toBe(first);
+    writeFileSync(path.join(root, 'generator/pipeline/worker.ts'), '');
+    const added = sourcesDigest('generator/cli.ts', root);
+    expect(added).not.toBe(changed);
+    writeFileSync(path.join(root, 'package-lock.json'), '{}');
+    expect(sourcesDigest('generator/cli.ts', root)).not.toBe(added);
+  });
+});
