@@ -4,7 +4,8 @@
 // matrix removed; the official one's description, which every file it renders
 // prints), a rebuild of the previous build's folder holds exactly the bytes
 // a build into a new folder writes, every file (the mirror archive, its
-// checksum and manifest included), and no other file. Cases chain: each
+// checksum and manifest included), and no other file. A matrix's binding
+// sites (a BED file) are edited too. Cases chain: each
 // rebuilds the folder the previous case left, so an edit and its undoing,
 // and edits after a removal, are covered too. Some cases let the edited
 // files settle first, so that what the reader made of them is kept by their
@@ -39,6 +40,7 @@ type Edit =
   | { kind: 'annotation'; pick: number; field: 'name' | 'tax_group' | 'data_type'; value: string }
   | { kind: 'add'; pick: number }
   | { kind: 'remove'; pick: number }
+  | { kind: 'sites'; pick: number }
   | { kind: 'description'; field: 'name' | 'transfac_from'; value: string };
 
 /** An edit to the curated release, or to the official one (its bundles and metadata table). */
@@ -51,9 +53,11 @@ const edit: fc.Arbitrary<Edited> = fc.tuple(fc.constantFrom('curated' as const, 
   fc.record({ kind: fc.constant('annotation' as const), pick: fc.nat(), field: fc.constant('data_type' as const), value: fc.constantFrom('ChIP-seq', 'SELEX') }),
   fc.record({ kind: fc.constant('add' as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+  // A matrix's binding sites, the curated release's BED file: its copy in the site is keyed by the record's digest (build.ts sitesFile).
+  fc.record({ kind: fc.constant('sites' as const), pick: fc.nat() }),
   // What the formats print of the release (every page and copy renders with it), in the official release's description.
   fc.record({ kind: fc.constant('description' as const), field: fc.constantFrom('name' as const, 'transfac_from' as const), value: fc.constantFrom('', ' (edited)') }),
-)).map(([release, e]) => ({ ...e, release: e.kind === 'description' ? 'official' as const : release }));
+)).map(([release, e]) => ({ ...e, release: e.kind === 'description' ? 'official' as const : e.kind === 'sites' ? 'curated' as const : release }));
 
 const COLUMNS = ['matrix_id', 'base_id', 'version', 'collection', 'name', 'tax_group', 'tf_class', 'tf_family', 'data_type'];
 
@@ -97,6 +101,15 @@ class Release {
       const precise = this.precise();
       delete precise[id];
       writeFileSync(path.join(this.dir, 'pfm_noninteger.json'), JSON.stringify(precise, null, 1));
+      return;
+    }
+    if (e.kind === 'sites') {
+      // One site fewer (the last), or, of a file with one, that site twice.
+      const withSites = ids.filter((id) => existsSync(path.join(this.dir, 'sites', `${id}.bed`)));
+      if (withSites.length === 0) return;
+      const file = path.join(this.dir, 'sites', `${withSites[e.pick % withSites.length]}.bed`);
+      const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      writeFileSync(file, `${(lines.length > 1 ? lines.slice(0, -1) : [...lines, ...lines]).join('\n')}\n`);
       return;
     }
     if (e.kind === 'annotation') {
@@ -177,6 +190,7 @@ class Official {
     return [...this.bundles.values()].flat().map((r) => idOf(r));
   }
   apply(e: Edit): void {
+    if (e.kind === 'sites') throw new Error('the property edits the curated release\'s BED files only');
     if (e.kind === 'description') {
       const text = readFileSync(this.description, 'utf8');
       writeFileSync(this.description, text.replace(new RegExp(`^(${e.field}: [^\\n]*?)( \\(edited\\))?$`, 'm'), `$1${e.value}`));
