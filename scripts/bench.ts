@@ -15,8 +15,9 @@
 //     unless asked);
 //   - with --floor, the I/O floor of each full build (scripts/io-floor.ts:
 //     the same files and bytes, from memory, written the fastest way).
-// Each build is a child process (`node --import tsx scripts/bench.ts --child
-// …`, which runs build() and reports its own process.resourceUsage(): CPU
+// Each build is a child process started as `npm run build` starts it
+// (scripts/build-child.mjs: build() from the generator's bundle, no tsx; it
+// reports its own process.resourceUsage(): CPU
 // and peak RSS of the process with all its worker threads). Figures are
 // median [min–max] of the runs, printed line by line and then as issue 22's
 // table (markdown, the shape of docs/performance.md). Everything is written
@@ -46,24 +47,6 @@ interface ChildResult {
   steps?: { plan: number; site: number; mirror: number };
 }
 
-async function child(data: string[], out: string): Promise<void> {
-  const { build } = await import('../generator/build.ts');
-  const r = await build({ dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' });
-  const u = process.resourceUsage();
-  const result: Omit<ChildResult, 'seconds'> = {
-    inside: r.seconds,
-    cpu: (u.userCPUTime + u.systemCPUTime) / 1e6,
-    sys: u.systemCPUTime / 1e6,
-    maxRssMb: u.maxRSS / 1024,
-    files: r.files,
-    bytes: r.bytes,
-    written: r.written,
-    matrices: r.matrices,
-    steps: r.cpu,
-  };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-}
-
 /** Flushes what earlier steps left in the page cache (a deleted site, the
  *  last build's writes), so that each timed step starts with a quiet disk:
  *  on this machine the same write takes 6 s or 48 s depending on it. */
@@ -75,14 +58,16 @@ const brief = (r: ChildResult) => `${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixe
 function runBuild(data: string[], out: string): ChildResult {
   settle();
   const started = performance.now();
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/bench.ts'), '--child', out, ...data], {
+  // As `npm run build` starts it: from the generator's bundle, without tsx (scripts/build-child.mjs).
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-child.mjs'), out, ...data], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
-  return { ...JSON.parse(r.stdout.trim().split('\n').pop()!), seconds };
+  const { report, cpu, sys, maxRssMb } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  return { inside: report.seconds, cpu, sys, maxRssMb, files: report.files, bytes: report.bytes, written: report.written, matrices: report.matrices, steps: report.cpu, seconds };
 }
 
 function floor(site: string, scratch: string): number {
@@ -252,7 +237,7 @@ function siteReport(f: SiteFigures, releases: string): string[] {
     );
   }
   lines.push(
-    `  no-op rebuild  wall ${fmt(f.noop.map((r) => r.seconds), 2, ' s')} (in build() ${fmt(f.noop.map((r) => r.inside), 2, ' s')}, the rest is starting Node and tsx)  CPU ${fmt(f.noop.map((r) => r.cpu), 2, ' s')}  rewritten ${fmt(f.noop.map((r) => r.written), 0)}  peak RSS ${fmt(f.noop.map((r) => r.maxRssMb), 0, ' MB')}`,
+    `  no-op rebuild  wall ${fmt(f.noop.map((r) => r.seconds), 2, ' s')} (in build() ${fmt(f.noop.map((r) => r.inside), 2, ' s')}, the rest is starting Node and loading the generator)  CPU ${fmt(f.noop.map((r) => r.cpu), 2, ' s')}  rewritten ${fmt(f.noop.map((r) => r.written), 0)}  peak RSS ${fmt(f.noop.map((r) => r.maxRssMb), 0, ' MB')}`,
     `  one matrix     wall ${fmt(f.change.map((r) => r.seconds), 1, ' s')} (in build() ${fmt(f.change.map((r) => r.inside), 1, ' s')})  CPU ${fmt(f.change.map((r) => r.cpu), 1, ' s')}  rewritten ${fmt(f.change.map((r) => r.written), 0)}  peak RSS ${fmt(f.change.map((r) => r.maxRssMb), 0, ' MB')}  (${f.changed}, one count)`,
   );
   return lines;
@@ -295,8 +280,6 @@ function issueTable(f: SiteFigures | null, scale: { one: ChildResult[]; big: Chi
 }
 
 async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  if (argv[0] === '--child') return child(argv.slice(2), argv[1]);
   const { shippedReleases } = await import('../generator/build.ts');
   const { values } = parseArgs({
     options: {

@@ -1,8 +1,8 @@
 // node --import tsx scripts/rebuild-profile.ts [--scratch DIR] [--runs 3] [--only count,annotation,add,remove,noop] [--cpu-prof]
 //
 // Rebuilds of the shipped two-release site after one small edit (issue 22),
-// each a child process started as `npm run build` starts it (from the
-// generator's bundle, generator/start.mjs; build() and its own
+// each a child process started as `npm run build` starts it
+// (scripts/build-child.mjs: build() from the generator's bundle, and its own
 // process.resourceUsage(), worker threads included): wall and CPU, CPU
 // of build()'s steps (BuildReport.cpu), files written, tasks rendered.
 // Edits, to data/jaspar-2024 itself (every file touched is put back at the end):
@@ -16,7 +16,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,30 +35,17 @@ interface Result {
   members?: { made: number; reused: number };
 }
 
-/**
- * The child: build() from the generator's bundle, as `npm run build` starts it (generator/start.mjs: no
- * tsx), then its own process.resourceUsage() (worker threads included). Plain JavaScript given to node -e.
- */
-const CHILD = `
-const [out, ...data] = process.argv.slice(1);
-const { bundled } = await import(${JSON.stringify(pathToFileURL(path.join(ROOT, 'generator/start.mjs')).href)});
-const { build } = await bundled('generator/build.ts');
-const r = await build({ dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' });
-const u = process.resourceUsage();
-process.stdout.write(JSON.stringify({
-  inside: r.seconds, cpu: (u.userCPUTime + u.systemCPUTime) / 1e6, maxRssMb: u.maxRSS / 1024,
-  written: r.written, removed: r.removed, rendered: r.tasks.rendered, reused: r.tasks.reused, upToDate: r.upToDate,
-  steps: r.cpu, members: r.archiveMembers,
-}) + '\\n');
-`;
-
 function runBuild(out: string, data: string[], prof: string | null): Result {
   const started = performance.now();
-  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--input-type=module', '-e', CHILD, out, ...data];
+  const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), path.join(ROOT, 'scripts/build-child.mjs'), out, ...data];
   const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
   const wall = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
-  return { ...JSON.parse(r.stdout.trim().split('\n').pop()!), wall };
+  const { report, cpu, maxRssMb } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  return {
+    wall, inside: report.seconds, cpu, maxRssMb, written: report.written, removed: report.removed, rendered: report.tasks.rendered, reused: report.tasks.reused,
+    upToDate: report.upToDate, steps: report.cpu, members: report.archiveMembers,
+  };
 }
 
 /** The edits, each a pair of steps (do, undo) that leave the release as it was. */
