@@ -12,7 +12,7 @@
 // plugin writes it in), so that paths beside the sources (assets, the render workers, which still
 // load the sources with tsx) are as when run from them.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -55,6 +55,23 @@ const ownUrls = {
   },
 };
 
+/**
+ * Removes the bundles of the same entry point made from earlier sources (each about 0.4 MB, one an edit of
+ * the generator), and files left half written, once an hour old: a build started from one just before still
+ * finds it. kept: the bundle just made.
+ */
+export function pruneBundles(dir, kept, now = Date.now()) {
+  const prefix = path.basename(kept).replace(/[0-9a-f]+\.mjs$/, '');
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || name === path.basename(kept)) continue;
+    try {
+      if (now - statSync(path.join(dir, name)).mtimeMs > 3_600_000) rmSync(path.join(dir, name), { force: true });
+    } catch {
+      // gone already (another build pruned it)
+    }
+  }
+}
+
 /** The module of a source entry point (relative to the project, e.g. generator/build.ts), imported from its bundle (made when there is none for these sources). */
 export async function bundled(entry) {
   const file = path.join(CACHE, `${path.basename(entry, '.ts')}-${sourcesDigest(entry)}.mjs`);
@@ -69,6 +86,7 @@ export async function bundled(entry) {
     const temp = `${file}.${process.pid}`;
     writeFileSync(temp, result.outputFiles[0].contents);
     renameSync(temp, file);
+    pruneBundles(CACHE, file);
   }
   return import(pathToFileURL(file).href);
 }

@@ -1,7 +1,7 @@
 // `npm run build` starts the CLI from a bundle of the generator (generator/start.mjs), not through tsx:
 // the same site, byte for byte, as the sources run by tsx write; paths beside the sources (assets, the
 // Node server's sources) are found from the bundle too; and the bundle is made again for other sources.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -76,5 +76,19 @@ describe('npm run build: the CLI started from its bundle (generator/start.mjs)',
     expect(added).not.toBe(changed);
     writeFileSync(path.join(root, 'package-lock.json'), '{}');
     expect(sourcesDigest('generator/cli.ts', root)).not.toBe(added);
+  });
+
+  it('removes the bundles of earlier sources of the same entry point once an hour old, and no other file', async () => {
+    const { pruneBundles } = await import(START) as { pruneBundles: (dir: string, kept: string, now?: number) => void };
+    const dir = tempDir('jaspar-start-cache-');
+    const names = ['cli-aaaaaaaaaaaaaaaaaaaa.mjs', 'cli-bbbbbbbbbbbbbbbbbbbb.mjs', 'cli-cccccccccccccccccccc.mjs', 'cli-dddddddddddddddddddd.mjs.4242', 'build-eeeeeeeeeeeeeeeeeeee.mjs'];
+    for (const name of names) writeFileSync(path.join(dir, name), '');
+    const now = Date.now();
+    const twoHoursAgo = (now - 2 * 3_600_000) / 1000;
+    // All old but b (made ten minutes ago) and the one kept (c).
+    for (const name of ['cli-aaaaaaaaaaaaaaaaaaaa.mjs', 'cli-dddddddddddddddddddd.mjs.4242', 'build-eeeeeeeeeeeeeeeeeeee.mjs', 'cli-cccccccccccccccccccc.mjs']) utimesSync(path.join(dir, name), twoHoursAgo, twoHoursAgo);
+    utimesSync(path.join(dir, 'cli-bbbbbbbbbbbbbbbbbbbb.mjs'), (now - 600_000) / 1000, (now - 600_000) / 1000);
+    pruneBundles(dir, path.join(dir, 'cli-cccccccccccccccccccc.mjs'), now);
+    expect(readdirSync(dir).sort()).toEqual(['build-eeeeeeeeeeeeeeeeeeee.mjs', 'cli-bbbbbbbbbbbbbbbbbbbb.mjs', 'cli-cccccccccccccccccccc.mjs']);
   });
 });
