@@ -18,7 +18,8 @@
 //  - mirror, pages: the offline mirror (its README names the server and the
 //    host configs) and the pages for people (the downloads page lists the mirror);
 //  - pipeline, write: rendering on workers, writing;
-//  - build.ts, cli.ts.
+//  - build.ts, cli.ts;
+//  - start.mjs: how npm run build starts cli.ts (from a bundle of the generator).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -37,6 +38,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['mirror', 'pages'],
   ['pipeline', 'write'],
   ['build.ts', 'cli.ts'],
+  ['start.mjs'],
 ];
 
 /** The folder of generator/ a file lies in ("edge" for generator/edge/hosts/x.ts), or the file itself at the top ("build.ts"). */
