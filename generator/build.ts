@@ -536,7 +536,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // (mirror/archive.ts); the writer says what the folder holds.
     const listing = writer.listing();
     for (const scope of scopes) {
-      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listing, intact: (rel) => writer.intact(rel) });
+      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, removed: written.removed > 0, listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
       archiveMembers.reused += m.reused ?? 0;
       const note = oversizedArchive(scopeFiles(scope).archive, m.archiveBytes);
