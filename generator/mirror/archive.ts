@@ -598,9 +598,9 @@ export interface ArchiveReuse {
   places: ArchivePlaces | null;
   /** The previous manifest's bytes. */
   manifest: Buffer;
-  /** The files the writer wrote since the previous archive, and whether it removed any. */
+  /** The files the writer wrote since the previous archive; whether files left or came otherwise (write/mirror.ts listChanged). */
   writtenFiles: ReadonlySet<string>;
-  removed: boolean;
+  listChanged: boolean;
   /** The SHA-256 of a file the writer did not write since the previous archive (the previous manifest's), else undefined;
    *  fastest asked in the previous manifest's order. */
   known(path: string): string | undefined;
@@ -620,7 +620,7 @@ export interface ArchiveReuse {
  */
 export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse): ArchivePatch | null {
   const { places, manifest: text } = reuse;
-  if (!places || reuse.removed) return null;
+  if (!places || reuse.listChanged) return null;
   const n = places.prefix.length;
   const hexOf = (i: number) => text.toString('latin1', places.lines[i], places.lines[i] + 64);
   const pathOf = (i: number) => text.toString('utf8', places.lines[i] + 66, places.lines[i + 1] - 1);

@@ -51,10 +51,10 @@ class TempFile implements ManifestSink {
 }
 
 /** Writes (or keeps) the archive and the manifest of the site in outDir. */
-export async function writeMirror(outDir: string, { level: asked, siteChanged = false, scope = WHOLE_SITE, written = null, removed = true, listing = null, intact = () => false }: MirrorOptions & {
+export async function writeMirror(outDir: string, { level: asked, siteChanged = false, scope = WHOLE_SITE, written = null, listChanged = true, listing = null, intact = () => false }: MirrorOptions & {
   written?: ReadonlySet<string> | null;
-  /** Whether the writer removed a file since the previous archive (default: it may have). */
-  removed?: boolean;
+  /** Whether files left the site since the previous archive, or came without being written (default: they may have): its order is not the previous one's. */
+  listChanged?: boolean;
   listing?: SiteListing | null;
   /** Whether a file is as the previous build left it (the writer's state says so): its archive is not hashed again to be trusted. */
   intact?: (rel: string) => boolean;
@@ -81,7 +81,7 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
       if (kept) return done(kept);
     }
     mkdirSync(path.dirname(archiveFile), { recursive: true });
-    const reuse = written === null ? null : previousArchive(outDir, scope, level, archiveFile, path.join(root, files.manifest), written, removed, intact(files.archive) && intact(files.manifest));
+    const reuse = written === null ? null : previousArchive(outDir, scope, level, archiveFile, path.join(root, files.manifest), written, listChanged, intact(files.archive) && intact(files.manifest));
     // Only files rewritten: the previous archive patched member by member; none of the scope's: it stays.
     const patch = reuse ? patchPlan(root, scope, reuse) : null;
     if (patch && patch.changed.size === 0) {
@@ -247,7 +247,7 @@ function readPlaces(file: string, archiveSha256: string, manifest: Buffer, manif
  * there and agree; `written`: the files the writer wrote since, whose
  * previous hashes no longer hold. Null: the archive is made from the files.
  */
-function previousArchive(outDir: string, scope: MirrorScope, level: number, archiveFile: string, manifestFile: string, written: ReadonlySet<string>, removed: boolean, intact: boolean): (ArchiveReuse & { close(): void }) | null {
+function previousArchive(outDir: string, scope: MirrorScope, level: number, archiveFile: string, manifestFile: string, written: ReadonlySet<string>, listChanged: boolean, intact: boolean): (ArchiveReuse & { close(): void }) | null {
   let index: ArchiveIndex;
   let manifest: Buffer;
   try {
@@ -311,7 +311,7 @@ function previousArchive(outDir: string, scope: MirrorScope, level: number, arch
     places,
     manifest,
     writtenFiles: written,
-    removed,
+    listChanged,
     known: (file) => {
       const hex = hashOf(file);
       return written.has(file) ? undefined : hex;

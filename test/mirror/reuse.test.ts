@@ -116,14 +116,14 @@ describe('a large file in the archive', () => {
     // Copies of the bulk file (large: members of its own) and of m200's bytes, later in the order.
     writeFileSync(path.join(site, 'shared/b/all.txt'), bulk(4000, 1));
     writeFileSync(path.join(site, 'download/zz.txt'), 'bytes m150 will have\n');
-    await writeMirror(site, { written: new Set(), removed: false });
+    await writeMirror(site, { written: new Set(), listChanged: false });
     // m150 takes the bytes of download/zz.txt, which was not written: after the change it is a link to
     // m150 (its member's stored range must not be trusted); the bulk file's first copy changes, so its
     // copy in shared/b is the first of those bytes now (a large file that was a link: members of its own).
     edit(site, 'api/m150/index.json', 'bytes m150 will have\n');
     const bulkFile = path.join(site, 'download/all.txt');
     writeFileSync(bulkFile, readFileSync(bulkFile, 'latin1').replace('>MA2000.1\tTF', '>MA2000.1\tTFX'), 'latin1');
-    const again = await writeMirror(site, { siteChanged: true, written: new Set(['api/m150/index.json', 'download/all.txt']), removed: false });
+    const again = await writeMirror(site, { siteChanged: true, written: new Set(['api/m150/index.json', 'download/all.txt']), listChanged: false });
     expect(again.patched).toBe(true);
     expect(again.reused).toBeGreaterThan(0);
     await expectFull(site, again);
@@ -132,11 +132,11 @@ describe('a large file in the archive', () => {
     expect(links.some((l) => l.includes('shared/b/all.txt'))).toBe(false);
     // And back: patched again from the patched archive's places.
     edit(site, 'api/m150/index.json', '{"id":"m150","name":"TF150"}\n');
-    const back = await writeMirror(site, { siteChanged: true, written: new Set(['api/m150/index.json']), removed: false });
+    const back = await writeMirror(site, { siteChanged: true, written: new Set(['api/m150/index.json']), listChanged: false });
     expect(back.patched).toBe(true);
     await expectFull(site, back);
     // Nothing of the scope written: the archive stays as it is.
-    const kept = await writeMirror(site, { siteChanged: true, written: new Set(), removed: false });
+    const kept = await writeMirror(site, { siteChanged: true, written: new Set(), listChanged: false });
     expect(kept.written).toBe(false);
     expect(kept.archiveSha256).toBe(back.archiveSha256);
   });
@@ -144,17 +144,22 @@ describe('a large file in the archive', () => {
   it('stored ranges are not trusted when files were added or removed, or when the places describe another manifest', async () => {
     const site = path.join(temp, 'untrusted');
     makeSite(site);
-    await writeMirror(site, { written: new Set(), removed: false });
+    await writeMirror(site, { written: new Set(), listChanged: false });
     // A file added: every place after it moves.
     edit(site, 'api/m0a/index.json', '{"id":"m0a"}\n');
-    const added = await writeMirror(site, { siteChanged: true, written: new Set(['api/m0a/index.json']), removed: false });
+    const added = await writeMirror(site, { siteChanged: true, written: new Set(['api/m0a/index.json']), listChanged: false });
     expect(added.patched).toBe(false);
     await expectFull(site, added);
     // A file removed (the writer says so).
     rmSync(path.join(site, 'api/m0a'), { recursive: true });
-    const removed = await writeMirror(site, { siteChanged: true, written: new Set(), removed: true });
+    const removed = await writeMirror(site, { siteChanged: true, written: new Set(), listChanged: true });
     expect(removed.patched).toBe(false);
     await expectFull(site, removed);
+    // A file that came without being written (found with its planned bytes): the writer says the list changed.
+    edit(site, 'api/m0b/index.json', '{"id":"m0b"}\n');
+    const came = await writeMirror(site, { siteChanged: true, written: new Set(), listChanged: true });
+    expect(came.patched).toBe(false);
+    await expectFull(site, came);
     // The manifest changed behind the step's back (not intact: hashed) while the places name the archive:
     // a place of a line may be another's.
     const manifestFile = path.join(site, rel(MANIFEST));
@@ -162,18 +167,18 @@ describe('a large file in the archive', () => {
     [lines[0], lines[1]] = [lines[1], lines[0]];
     writeFileSync(manifestFile, lines.join('\n'));
     edit(site, 'api/m7/index.json', '{"id":"m7","name":"changed"}\n');
-    const moved = await writeMirror(site, { siteChanged: true, written: new Set(['api/m7/index.json']), removed: false });
+    const moved = await writeMirror(site, { siteChanged: true, written: new Set(['api/m7/index.json']), listChanged: false });
     expect(moved.patched).toBe(false);
     await expectFull(site, moved);
     // The places file of another archive (the index names this one): not used.
     const places = path.join(stateDir(site), 'archive-site.places');
     const saved = readFileSync(places);
     edit(site, 'api/m8/index.json', '{"id":"m8","name":"changed"}\n');
-    const next = await writeMirror(site, { siteChanged: true, written: new Set(['api/m8/index.json']), removed: false });
+    const next = await writeMirror(site, { siteChanged: true, written: new Set(['api/m8/index.json']), listChanged: false });
     expect(next.patched).toBe(true);
     writeFileSync(places, saved);
     edit(site, 'api/m9/index.json', '{"id":"m9","name":"changed"}\n');
-    const stale = await writeMirror(site, { siteChanged: true, written: new Set(['api/m9/index.json']), removed: false });
+    const stale = await writeMirror(site, { siteChanged: true, written: new Set(['api/m9/index.json']), listChanged: false });
     expect(stale.patched).toBe(false);
     await expectFull(site, stale);
   });
