@@ -3,11 +3,11 @@
 // that one changed record compresses again the chunk around it and not the
 // file; and the rebuilt archive is byte for byte the one a full build makes.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeMirror } from '../../generator/write/mirror.ts';
+import { removeMirror, writeMirror } from '../../generator/write/mirror.ts';
 import { stateDir } from '../../generator/write/state.ts';
 import { contentChunks } from '../../generator/mirror/archive.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
@@ -181,6 +181,33 @@ describe('a large file in the archive', () => {
     const stale = await writeMirror(site, { siteChanged: true, written: new Set(['api/m9/index.json']), listChanged: false });
     expect(stale.patched).toBe(false);
     await expectFull(site, stale);
+  });
+
+  it('the archive replaced is kept as the spare the next archive is written over (cut to its length), never one with another link', async () => {
+    const site = path.join(temp, 'spare');
+    makeSite(site);
+    const first = await writeMirror(site, { written: new Set(), listChanged: false });
+    const spare = path.join(stateDir(site), 'archive-site.spare.tar.gz');
+    const firstBytes = readFileSync(path.join(site, rel(ARCHIVE)));
+    // A longer file written: the spare (the first archive) is longer than what is written over it next.
+    edit(site, 'api/m3/index.json', `${'x'.repeat(50_000)}\n`);
+    const second = await writeMirror(site, { siteChanged: true, written: new Set(['api/m3/index.json']), listChanged: false });
+    expect(readFileSync(spare).equals(firstBytes)).toBe(true);
+    expect(second.archiveSha256).not.toBe(first.archiveSha256);
+    edit(site, 'api/m3/index.json', '{"id":"m3"}\n');
+    const third = await writeMirror(site, { siteChanged: true, written: new Set(['api/m3/index.json']), listChanged: false });
+    await expectFull(site, third);
+    // A spare with a second link (someone's file): moved aside, never written over.
+    const other = path.join(temp, 'someone-else.tar.gz');
+    linkSync(spare, other);
+    const otherBytes = readFileSync(other);
+    edit(site, 'api/m4/index.json', '{"id":"m4","name":"changed"}\n');
+    const fourth = await writeMirror(site, { siteChanged: true, written: new Set(['api/m4/index.json']), listChanged: false });
+    await expectFull(site, fourth);
+    expect(readFileSync(other).equals(otherBytes)).toBe(true);
+    // A compact build (no mirror) takes the spares with the archives.
+    removeMirror(site);
+    expect(existsSync(spare)).toBe(false);
   });
 
   it('an unchanged site\'s archive made by another version of the step (its index says so) is made again, as a full build would make it', async () => {
