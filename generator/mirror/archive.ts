@@ -227,7 +227,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     if (manifest.lines >= MAX_LINES || (manifest.lines >= MIN_LINES && cutsAfter(file, LINES_CUT))) endPiece();
   };
   // A previous member is not read here: the writer copies it, with its neighbours in the previous archive in one go.
-  const again = (old: ArchiveIndex['members'][number], entries?: [number, number], lines?: [number, number]): Promise<ArchiveMember> => Promise.resolve({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, entries, lines });
+  const again = (old: ArchiveIndex['members'][number], entries?: [number, number], lines?: [number, number]): Promise<ArchiveMember> => Promise.resolve({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, entries, lines, size: old.size });
   // A group of small files (and folders), the entries from to to (places in the archive's order): one
   // member, copied when its entries are all as before.
   const flush = (group: GroupEntry[], from: number, to: number) => {
@@ -272,7 +272,8 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   };
   // A large file: its header a member of its own, then its bytes in members cut where its content says,
   // each copied when its bytes are a previous member's: one changed record recompresses the chunk around it.
-  const large = (e: GroupEntry, content: Buffer, place: number) => {
+  // before: its chunks in the previous archive (ArchiveIndex size), where they are known.
+  const large = (e: GroupEntry, content: Buffer, place: number, before: ArchiveIndex['members'] = []) => {
     const entries: [number, number] = [place, place + 1];
     const hex = (e.hex ??= sha256(content));
     const owner = hex;
@@ -283,12 +284,11 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     const headerDigest = headerOf(e.path, hex);
     const oldHeader = reuse ? previous.get(headerDigest) : undefined;
     inFlight.push(oldHeader ? again(oldHeader, entries) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: content.length, owner, entries })));
-    for (const [from, to] of contentChunks(content)) {
-      const tar = to === content.length ? Buffer.concat([content.subarray(from, to), padding(content.length)]) : content.subarray(from, to);
-      // "c": a chunk's digest is of its bytes, never taken for a group's or the manifest's (of their entries, lines).
-      const digest = `c${hash('sha1', tar, 'base64url')}`;
+    for (const [from, to, known] of contentChunks(content, before)) {
+      const tar = chunkTar(content, from, to);
+      const digest = known ?? `c${hash('sha1', tar, 'base64url')}`;
       const old = reuse ? previous.get(digest) : undefined;
-      inFlight.push(old ? again(old, entries).then((m) => ({ ...m, owner })) : compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries })));
+      inFlight.push(old ? again(old, entries).then((m) => ({ ...m, owner })) : compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries, size: to - from })));
     }
   };
   // Another release's archive: the folders it lies in first (releases/, releases/2026/).
@@ -472,7 +472,8 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
                 if (group.length > 0) flush(group, from, place);
                 group = [];
                 from = place + 1;
-                large(e, content, place);
+                // Its previous bytes' chunks (a file large before, and the first of its bytes then).
+                large(e, content, place, places.target[i] === -1 ? (largeAt.get(place) ?? []).slice(1) : []);
               } else group.push(e);
             }
           }
@@ -553,12 +554,14 @@ export interface ArchiveMember {
   /** The entries it holds (places in the archive's order, from and up to), or the manifest's lines (a piece of it). */
   entries?: [number, number];
   lines?: [number, number];
+  /** A large file's chunk: its bytes in the file (a rebuild's contentChunks tries the same chunks first). */
+  size?: number;
 }
 
 /** Where a previous archive's members lie in it (kept in the build state, write/mirror.ts). */
 export interface ArchiveIndex {
   archiveSha256: string;
-  members: { digest: string; offset: number; length: number; files: number; bytes: number; owner?: string; entries?: [number, number]; lines?: [number, number] }[];
+  members: { digest: string; offset: number; length: number; files: number; bytes: number; owner?: string; entries?: [number, number]; lines?: [number, number]; size?: number }[];
 }
 
 /**
@@ -730,24 +733,74 @@ const GEAR = (() => {
  * gear hash of the last 32 bytes has its top CHUNK_BITS bits zero, or at CHUNK_MAX. The points depend
  * on the bytes around them only, so an edit moves the cuts near it and no other (gzip --rsyncable's idea).
  */
-export function* contentChunks(content: Buffer): Generator<[number, number]> {
-  const mask = (2 ** CHUNK_BITS - 1) * 2 ** (32 - CHUNK_BITS);
+export function* contentChunks(content: Buffer, before: readonly { size?: number; digest: string }[] = []): Generator<[number, number, string?]> {
+  // The file's chunks before it changed (their sizes and digests), where they begin: a chunk of the same
+  // bytes at the same start ends where it did (its end depends on its bytes alone; at the file's end only
+  // when it ends there again), so that its digest, which is needed anyway, stands for the scan. Tried at
+  // the place before the change (at first) and at the same distance from the end (after it).
+  const sizes = before.map((c) => c.size ?? Number.NaN);
+  const starts = new Map<number, number>();
+  let oldLength = 0;
+  for (const [k, size] of sizes.entries()) {
+    if (Number.isNaN(size)) return yield* scanned(content, 0);
+    starts.set(oldLength, k);
+    oldLength += size;
+  }
+  const shift = content.length - oldLength;
+  const ordered = [...starts.keys()];
+  // Previous chunks that may begin here: the next one; after a scanned chunk, the one as far from the
+  // end, at the same place, and the nearest on either side (between two edits).
+  let tries: number[] = before.length > 0 ? [0] : [];
   let from = 0;
-  while (from < content.length) {
-    const last = Math.min(content.length, from + CHUNK_MAX);
-    let to = last;
-    let h = 0;
-    for (let i = from + CHUNK_MIN; i < last; i++) {
-      h = ((h << 1) + GEAR[content[i]]) >>> 0;
-      if ((h & mask) === 0) {
-        to = i + 1;
-        break;
-      }
+  outer: while (from < content.length) {
+    for (const k of tries) {
+      if (k < 0 || k >= before.length || from + sizes[k] > content.length || (k === before.length - 1 && from + sizes[k] !== content.length)) continue;
+      const to = from + sizes[k];
+      const digest = chunkDigest(content, from, to);
+      if (digest !== before[k].digest) continue;
+      yield [from, to, digest];
+      from = to;
+      tries = [k + 1];
+      continue outer;
     }
+    const to = cutAt(content, from);
+    yield [from, to];
+    from = to;
+    let lo = 0;
+    let hi = ordered.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ordered[mid] < to) lo = mid + 1;
+      else hi = mid;
+    }
+    tries = [...new Set([starts.get(to - shift) ?? -1, starts.get(to) ?? -1, lo - 1, lo])];
+  }
+}
+
+/** The chunks of a file scanned from a byte on. */
+function* scanned(content: Buffer, start: number): Generator<[number, number]> {
+  for (let from = start; from < content.length; ) {
+    const to = cutAt(content, from);
     yield [from, to];
     from = to;
   }
 }
+
+/** Where the chunk from a byte on ends: after CHUNK_MIN bytes, where the gear hash of the last 32 bytes has its top CHUNK_BITS bits zero, or at CHUNK_MAX. */
+function cutAt(content: Buffer, from: number): number {
+  const mask = (2 ** CHUNK_BITS - 1) * 2 ** (32 - CHUNK_BITS);
+  const last = Math.min(content.length, from + CHUNK_MAX);
+  let h = 0;
+  for (let i = from + CHUNK_MIN; i < last; i++) {
+    h = ((h << 1) + GEAR[content[i]]) >>> 0;
+    if ((h & mask) === 0) return i + 1;
+  }
+  return last;
+}
+
+/** A chunk's tar bytes (the last one padded to the block) and digest ("c": of its bytes, never taken for a group's or the manifest's, of their entries and lines). */
+const chunkTar = (content: Buffer, from: number, to: number) => (to === content.length ? Buffer.concat([content.subarray(from, to), padding(content.length)]) : content.subarray(from, to));
+const chunkDigest = (content: Buffer, from: number, to: number) => `c${hash('sha1', chunkTar(content, from, to), 'base64url')}`;
 
 /** FNV-1a of a path: where members end, the same from build to build. */
 function cutsAfter(p: string, cut = CUT): boolean {

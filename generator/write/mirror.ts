@@ -158,7 +158,7 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     try {
       for await (const member of archiveMembers(root, manifest, tarred, level, scope, reuse, listing, patch, placed)) {
         const length = member.copy ? member.copy.length : member.data!.length;
-        members.push({ digest: member.digest, offset: archiveBytes, length, files: member.files, bytes: member.bytes, owner: member.owner, entries: member.entries, lines: member.lines });
+        members.push({ digest: member.digest, offset: archiveBytes, length, files: member.files, bytes: member.bytes, owner: member.owner, entries: member.entries, lines: member.lines, size: member.size });
         archiveBytes += length;
         if (member.copy) {
           reused++;
@@ -217,7 +217,7 @@ const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(out
 const placesFile = (outDir: string, scope: MirrorScope) => indexFile(outDir, scope).replace(/\.tsv$/, '.places');
 /** 3: links (a copy of an earlier file) and the manifest in archiveOrder's order, which a rebuild takes as its own.
  *  4: the manifest's SHA-256 after the archive's; each member's entries (e<from>-<to>, places in that
- *  order) or manifest lines (m<from>-<to>); the places file beside. */
+ *  order) or manifest lines (m<from>-<to>), and a large file's chunk its size; the places file beside. */
 const INDEX_HEADER = 'jaspar-static-api archive index 4';
 
 /** Whether the build state holds an index of the scope's archive made by another version of this step or at another level (none: a folder copied without its state, kept as it is). */
@@ -240,7 +240,7 @@ function saveIndex(outDir: string, scope: MirrorScope, level: number, index: Arc
   if (places) savePlaces(file, places, index.archiveSha256, manifestSha256);
   else rmSync(file, { force: true });
   // The level made the members: another level's are not this build's bytes.
-  const lines = [`${INDEX_HEADER} level ${level}`, index.archiveSha256, manifestSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}\t${m.owner ?? ''}\t${range('e', m.entries) || range('m', m.lines)}`), 'end'];
+  const lines = [`${INDEX_HEADER} level ${level}`, index.archiveSha256, manifestSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}\t${m.owner ?? ''}\t${range('e', m.entries) || range('m', m.lines)}\t${m.size ?? ''}`), 'end'];
   writeFileSync(indexFile(outDir, scope), `${lines.join('\n')}\n`);
 }
 
@@ -308,8 +308,8 @@ function previousArchive(outDir: string, scope: MirrorScope, level: number, arch
     index = {
       archiveSha256: lines[1],
       members: lines.slice(3, -2).map((l) => {
-        const [digest, offset, length, files, bytes, owner, at] = l.split('\t');
-        return { digest, offset: Number(offset), length: Number(length), files: Number(files), bytes: Number(bytes), owner: owner || undefined, entries: at?.[0] === 'e' ? parseRange(at) : undefined, lines: at?.[0] === 'm' ? parseRange(at) : undefined };
+        const [digest, offset, length, files, bytes, owner, at, size] = l.split('\t');
+        return { digest, offset: Number(offset), length: Number(length), files: Number(files), bytes: Number(bytes), owner: owner || undefined, entries: at?.[0] === 'e' ? parseRange(at) : undefined, lines: at?.[0] === 'm' ? parseRange(at) : undefined, size: size ? Number(size) : undefined };
       }),
     };
     // The archive the index describes: as the build that wrote both left it (the build state's size and

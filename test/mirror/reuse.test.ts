@@ -3,6 +3,7 @@
 // that one changed record compresses again the chunk around it and not the
 // file; and the rebuilt archive is byte for byte the one a full build makes.
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +53,30 @@ describe('a large file in the archive', () => {
     // Every piece ends where the next begins, and all the file is cut.
     expect(cut.join('')).toBe(after.toString('latin1'));
     expect(cut.filter((p) => !old.has(p)).length).toBeLessThanOrEqual(2);
+  });
+
+  it('is cut as a scan cuts it when the previous version\'s chunks are tried first (an edit anywhere, the same bytes, another length)', () => {
+    const before = Buffer.from(bulk(4000, 1));
+    const at = before.indexOf('>MA2000.1');
+    const edits: Record<string, Buffer> = {
+      same: before,
+      middle: Buffer.concat([before.subarray(0, at), Buffer.from('>MA2000.2 and more'), before.subarray(at + 9)]),
+      start: Buffer.concat([Buffer.from('#'), before.subarray(1)]),
+      appended: Buffer.concat([before, Buffer.from(bulk(3, 9))]),
+      cut: before.subarray(0, before.length - 70_000),
+      twice: Buffer.concat([before.subarray(0, 1000), Buffer.from('x'), before.subarray(1000, at), before.subarray(at + 2)]),
+    };
+    const chunks = [...contentChunks(before)].map(([from, to]) => {
+      const tar = to === before.length ? Buffer.concat([before.subarray(from, to), Buffer.alloc((512 - (before.length % 512)) % 512)]) : before.subarray(from, to);
+      return { size: to - from, digest: `c${createHash('sha1').update(tar).digest('base64url')}` };
+    });
+    for (const [name, after] of Object.entries(edits)) {
+      const tried = [...contentChunks(after, chunks)];
+      expect(tried.map(([from, to]) => [from, to]), name).toEqual([...contentChunks(after)]);
+      // Chunks found as they were are not scanned: every one but those around the edits.
+      const found = tried.filter((c) => c[2] !== undefined).length;
+      expect(found, name).toBeGreaterThanOrEqual(name === 'same' ? tried.length : tried.length - 4);
+    }
   });
 
   it('a rebuild after one changed record, one changed small file and a changed first copy copies every other member, and its bytes are a full build\'s', async () => {
