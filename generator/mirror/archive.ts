@@ -43,6 +43,19 @@
 // bytes are a previous member's: one changed record compresses again the
 // chunk around it, not the file and its neighbours.
 //
+// A rebuild that only rewrote files (none added or removed: the same order)
+// patches the previous archive member by member (ArchivePatch, patchPlan):
+// the index keeps each member's entries (places in the archive's order) and
+// the manifest's lines, and a places file each file's line, the first bits
+// of its hash and the file it is a hard link to. A member without a changed
+// entry is copied without listing, ordering, reading or hashing any other
+// file; from a member holding one on, entries are grouped again as a full
+// build groups them until a member ends where a kept one begins. Files of
+// bytes a written file had or has now are the only ones whose link may
+// change: found by their hashes' first bits. One count of one matrix (128
+// files written, 260 members made of 8,346): 2.5-2.9 s of the step's CPU
+// before, 1.4-1.8 s at load; one annotation (21 files) 3.0 s before, 0.5 s.
+//
 // A file whose bytes an earlier file of the archive has (a first page and
 // its folder's index, a base id and its latest version, a release's
 // unchanged text formats, logos) is a hard link to that file (tar typeflag

@@ -5,8 +5,11 @@
 // part of the site, mirror/layout.ts) and are removed whatever happens. An
 // unchanged site keeps the previous archive and manifest untouched. Where
 // each member of the archive lies is kept in the build state
-// (archive-<scope>.tsv beside state.tsv): after a small change the next
-// archive copies every member whose files did not change (mirror/archive.ts).
+// (archive-<scope>.tsv beside state.tsv, with archive-<scope>.places: where
+// each file lies): after a small change the next archive copies every member
+// whose files did not change, or patches the previous one member by member
+// (mirror/archive.ts). The archive and manifest replaced are kept there as
+// spares the next ones are written over (TempFile).
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
