@@ -480,7 +480,9 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
               for (const c of old) inFlight.push(again(c, [place, place + 1]));
             } else {
               const content = fresh?.content ?? readFileSync(path.join(root, file));
-              const e: GroupEntry = { kind: 'file', path: file, hex: fresh ? fresh.hex : sha256(content), content };
+              // An unchanged file's hash is its manifest line's, which the patched manifest keeps (the trust
+              // the slow path gives the previous manifest: the writer wrote every file that changed).
+              const e: GroupEntry = { kind: 'file', path: file, hex: hexOf(i), content };
               if (content.length >= LARGE) {
                 if (group.length > 0) flush(group, from, place);
                 group = [];
