@@ -43,7 +43,7 @@ import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
-import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
+import { WHOLE_SITE, scopeFiles, type MirrorScope, type SiteListing } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/downloads.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
@@ -96,9 +96,9 @@ export interface BuildReport {
   removed: number;
   /** True when inputs and output folder were as the previous build left them: nothing was done. */
   upToDate: boolean;
-  /** Rendering tasks rendered, and reused because what they render from had not changed; the mirror archives' gzip members made, and copied from the previous archives. */
+  /** Rendering tasks rendered, and reused because what they render from had not changed; the mirror archives' gzip members made, and copied from the previous archives (and how many archives were patched, their other files not looked at: mirror/archive.ts ArchivePatch). */
   tasks: { rendered: number; reused: number };
-  archiveMembers: { made: number; reused: number };
+  archiveMembers: { made: number; reused: number; patched?: number };
   /** What the reader says about the input (JASPAR download files used in part or ignored); none for a curated release. */
   notes: string[];
   /** Each release of the site: its year, its matrices, and whether URLs without release= answer it. */
@@ -533,17 +533,27 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // build: the archive alone (92 MB) is over the 25 MiB a Cloudflare asset may have.
   // One archive per release (each under GitHub's 100 MB a file): the site's root without the other releases' sites, and each of those.
   const others = report.releases.filter((r) => !r.default).map((r) => releasePrefix(r.year).slice(0, -1));
-  const archiveMembers = { made: 0, reused: 0 };
+  const archiveMembers = { made: 0, reused: 0, patched: 0 };
   const archiveNotes: string[] = [];
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
     // After an incremental write, each archive reuses the members whose files the writer did not write
-    // (mirror/archive.ts); the writer says what the folder holds.
-    const listing = writer.listing();
+    // (mirror/archive.ts); the writer says what the folder holds, asked only by an archive not patched
+    // (285,403 paths copied into arrays).
+    let listed: SiteListing | null = null;
+    const listing: SiteListing = {
+      get files() {
+        return (listed ??= writer.listing()).files;
+      },
+      get dirs() {
+        return (listed ??= writer.listing()).dirs;
+      },
+    };
     for (const scope of scopes) {
-      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listing, intact: (rel) => writer.intact(rel) });
+      const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
       archiveMembers.reused += m.reused ?? 0;
+      if (m.patched) archiveMembers.patched++;
       const note = oversizedArchive(scopeFiles(scope).archive, m.archiveBytes);
       if (note) archiveNotes.push(note);
     }

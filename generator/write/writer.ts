@@ -169,6 +169,12 @@ export class SiteWriter implements ScheduleSink {
     return previous !== null && previous.files.has(rel) && !altered.has(rel);
   }
 
+  /** After close(): whether the folder holds a file the previous build's state did not (with nothing removed, a new file, written or found with its planned bytes); the mirror patches its archives only when not. */
+  grew(): boolean {
+    const { previous } = this.open_();
+    return previous === null || this.next.files.size > previous.files.size;
+  }
+
   /** What the folder holds after close(): every file written, kept or adopted, and every folder ("" is the root); the mirror archives it without reading every folder again. */
   listing(): { files: string[]; dirs: string[] } {
     return { files: [...this.next.files.keys()], dirs: [...this.next.dirs.keys()] };

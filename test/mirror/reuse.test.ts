@@ -3,11 +3,12 @@
 // that one changed record compresses again the chunk around it and not the
 // file; and the rebuilt archive is byte for byte the one a full build makes.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeMirror } from '../../generator/write/mirror.ts';
+import { removeMirror, writeMirror } from '../../generator/write/mirror.ts';
 import { stateDir } from '../../generator/write/state.ts';
 import { contentChunks } from '../../generator/mirror/archive.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
@@ -54,6 +55,30 @@ describe('a large file in the archive', () => {
     expect(cut.filter((p) => !old.has(p)).length).toBeLessThanOrEqual(2);
   });
 
+  it('is cut as a scan cuts it when the previous version\'s chunks are tried first (an edit anywhere, the same bytes, another length)', () => {
+    const before = Buffer.from(bulk(4000, 1));
+    const at = before.indexOf('>MA2000.1');
+    const edits: Record<string, Buffer> = {
+      same: before,
+      middle: Buffer.concat([before.subarray(0, at), Buffer.from('>MA2000.2 and more'), before.subarray(at + 9)]),
+      start: Buffer.concat([Buffer.from('#'), before.subarray(1)]),
+      appended: Buffer.concat([before, Buffer.from(bulk(3, 9))]),
+      cut: before.subarray(0, before.length - 70_000),
+      twice: Buffer.concat([before.subarray(0, 1000), Buffer.from('x'), before.subarray(1000, at), before.subarray(at + 2)]),
+    };
+    const chunks = [...contentChunks(before)].map(([from, to]) => {
+      const tar = to === before.length ? Buffer.concat([before.subarray(from, to), Buffer.alloc((512 - (before.length % 512)) % 512)]) : before.subarray(from, to);
+      return { size: to - from, digest: `c${createHash('sha1').update(tar).digest('base64url')}` };
+    });
+    for (const [name, after] of Object.entries(edits)) {
+      const tried = [...contentChunks(after, chunks)];
+      expect(tried.map(([from, to]) => [from, to]), name).toEqual([...contentChunks(after)]);
+      // Chunks found as they were are not scanned: every one but those around the edits.
+      const found = tried.filter((c) => c[2] !== undefined).length;
+      expect(found, name).toBeGreaterThanOrEqual(name === 'same' ? tried.length : tried.length - 4);
+    }
+  });
+
   it('a rebuild after one changed record, one changed small file and a changed first copy copies every other member, and its bytes are a full build\'s', async () => {
     const site = path.join(temp, 'site');
     makeSite(site);
@@ -90,14 +115,134 @@ describe('a large file in the archive', () => {
     expect(links.map((l) => l.slice(l.indexOf(`${ARCHIVE_FOLDER}/`)))).toEqual([`${ARCHIVE_FOLDER}/shared/c/same.txt link to ${ARCHIVE_FOLDER}/shared/b/same.txt`]);
   });
 
+  // A copy of the site without the mirror's files and state, archived in full: what a full build makes.
+  const fullBuild = async (site: string) => {
+    const fresh = mkdtempSync(path.join(temp, 'fresh-'));
+    const mirrorFiles = new Set([ARCHIVE, ARCHIVE_SUM, MANIFEST].map((f) => path.join(site, rel(f))));
+    cpSync(site, fresh, { recursive: true, filter: (src) => !path.basename(src).startsWith('.') && !mirrorFiles.has(src) });
+    const full = await writeMirror(fresh, { written: new Set() });
+    expect(full.reused).toBe(0);
+    return { ...full, archive: readFileSync(path.join(fresh, rel(ARCHIVE))), manifest: readFileSync(path.join(fresh, rel(MANIFEST))) };
+  };
+  const expectFull = async (site: string, again: { archiveSha256: string }) => {
+    const full = await fullBuild(site);
+    expect(again.archiveSha256).toBe(full.archiveSha256);
+    expect(readFileSync(path.join(site, rel(ARCHIVE))).equals(full.archive)).toBe(true);
+    expect(readFileSync(path.join(site, rel(MANIFEST))).equals(full.manifest)).toBe(true);
+  };
+  const edit = (site: string, file: string, text: string) => {
+    mkdirSync(path.dirname(path.join(site, file)), { recursive: true });
+    writeFileSync(path.join(site, file), text);
+  };
+
+  it('a rebuild that only rewrote files patches the previous archive member by member; a later copy of a changed file\'s bytes becomes a link though it was not written', async () => {
+    const site = path.join(temp, 'patched');
+    makeSite(site);
+    // Copies of the bulk file (large: members of its own) and of m200's bytes, later in the order.
+    writeFileSync(path.join(site, 'shared/b/all.txt'), bulk(4000, 1));
+    writeFileSync(path.join(site, 'download/zz.txt'), 'bytes m150 will have\n');
+    await writeMirror(site, { written: new Set(), listChanged: false });
+    // m150 takes the bytes of download/zz.txt, which was not written: after the change it is a link to
+    // m150 (its member's stored range must not be trusted); the bulk file's first copy changes, so its
+    // copy in shared/b is the first of those bytes now (a large file that was a link: members of its own).
+    edit(site, 'api/m150/index.json', 'bytes m150 will have\n');
+    const bulkFile = path.join(site, 'download/all.txt');
+    writeFileSync(bulkFile, readFileSync(bulkFile, 'latin1').replace('>MA2000.1\tTF', '>MA2000.1\tTFX'), 'latin1');
+    const again = await writeMirror(site, { siteChanged: true, written: new Set(['api/m150/index.json', 'download/all.txt']), listChanged: false });
+    expect(again.patched).toBe(true);
+    expect(again.reused).toBeGreaterThan(0);
+    await expectFull(site, again);
+    const links = execFileSync('tar', ['-tvzf', path.join(site, rel(ARCHIVE))], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('h'));
+    expect(links.some((l) => l.endsWith(`${ARCHIVE_FOLDER}/download/zz.txt link to ${ARCHIVE_FOLDER}/api/m150/index.json`))).toBe(true);
+    expect(links.some((l) => l.includes('shared/b/all.txt'))).toBe(false);
+    // And back: patched again from the patched archive's places.
+    edit(site, 'api/m150/index.json', '{"id":"m150","name":"TF150"}\n');
+    const back = await writeMirror(site, { siteChanged: true, written: new Set(['api/m150/index.json']), listChanged: false });
+    expect(back.patched).toBe(true);
+    await expectFull(site, back);
+    // Nothing of the scope written: the archive stays as it is.
+    const kept = await writeMirror(site, { siteChanged: true, written: new Set(), listChanged: false });
+    expect(kept.written).toBe(false);
+    expect(kept.archiveSha256).toBe(back.archiveSha256);
+  });
+
+  it('stored ranges are not trusted when files were added or removed, or when the places describe another manifest', async () => {
+    const site = path.join(temp, 'untrusted');
+    makeSite(site);
+    await writeMirror(site, { written: new Set(), listChanged: false });
+    // A file added: every place after it moves.
+    edit(site, 'api/m0a/index.json', '{"id":"m0a"}\n');
+    const added = await writeMirror(site, { siteChanged: true, written: new Set(['api/m0a/index.json']), listChanged: false });
+    expect(added.patched).toBe(false);
+    await expectFull(site, added);
+    // A file removed (the writer says so).
+    rmSync(path.join(site, 'api/m0a'), { recursive: true });
+    const removed = await writeMirror(site, { siteChanged: true, written: new Set(), listChanged: true });
+    expect(removed.patched).toBe(false);
+    await expectFull(site, removed);
+    // A file that came without being written (found with its planned bytes): the writer says the list changed.
+    edit(site, 'api/m0b/index.json', '{"id":"m0b"}\n');
+    const came = await writeMirror(site, { siteChanged: true, written: new Set(), listChanged: true });
+    expect(came.patched).toBe(false);
+    await expectFull(site, came);
+    // The manifest changed behind the step's back (not intact: hashed) while the places name the archive:
+    // a place of a line may be another's.
+    const manifestFile = path.join(site, rel(MANIFEST));
+    const lines = readFileSync(manifestFile, 'utf8').split('\n');
+    [lines[0], lines[1]] = [lines[1], lines[0]];
+    writeFileSync(manifestFile, lines.join('\n'));
+    edit(site, 'api/m7/index.json', '{"id":"m7","name":"changed"}\n');
+    const moved = await writeMirror(site, { siteChanged: true, written: new Set(['api/m7/index.json']), listChanged: false });
+    expect(moved.patched).toBe(false);
+    await expectFull(site, moved);
+    // The places file of another archive (the index names this one): not used.
+    const places = path.join(stateDir(site), 'archive-site.places');
+    const saved = readFileSync(places);
+    edit(site, 'api/m8/index.json', '{"id":"m8","name":"changed"}\n');
+    const next = await writeMirror(site, { siteChanged: true, written: new Set(['api/m8/index.json']), listChanged: false });
+    expect(next.patched).toBe(true);
+    writeFileSync(places, saved);
+    edit(site, 'api/m9/index.json', '{"id":"m9","name":"changed"}\n');
+    const stale = await writeMirror(site, { siteChanged: true, written: new Set(['api/m9/index.json']), listChanged: false });
+    expect(stale.patched).toBe(false);
+    await expectFull(site, stale);
+  });
+
+  it('the archive replaced is kept as the spare the next archive is written over (cut to its length), never one with another link', async () => {
+    const site = path.join(temp, 'spare');
+    makeSite(site);
+    const first = await writeMirror(site, { written: new Set(), listChanged: false });
+    const spare = path.join(stateDir(site), 'archive-site.spare.tar.gz');
+    const firstBytes = readFileSync(path.join(site, rel(ARCHIVE)));
+    // A longer file written: the spare (the first archive) is longer than what is written over it next.
+    edit(site, 'api/m3/index.json', `${'x'.repeat(50_000)}\n`);
+    const second = await writeMirror(site, { siteChanged: true, written: new Set(['api/m3/index.json']), listChanged: false });
+    expect(readFileSync(spare).equals(firstBytes)).toBe(true);
+    expect(second.archiveSha256).not.toBe(first.archiveSha256);
+    edit(site, 'api/m3/index.json', '{"id":"m3"}\n');
+    const third = await writeMirror(site, { siteChanged: true, written: new Set(['api/m3/index.json']), listChanged: false });
+    await expectFull(site, third);
+    // A spare with a second link (someone's file): moved aside, never written over.
+    const other = path.join(temp, 'someone-else.tar.gz');
+    linkSync(spare, other);
+    const otherBytes = readFileSync(other);
+    edit(site, 'api/m4/index.json', '{"id":"m4","name":"changed"}\n');
+    const fourth = await writeMirror(site, { siteChanged: true, written: new Set(['api/m4/index.json']), listChanged: false });
+    await expectFull(site, fourth);
+    expect(readFileSync(other).equals(otherBytes)).toBe(true);
+    // A compact build (no mirror) takes the spares with the archives.
+    removeMirror(site);
+    expect(existsSync(spare)).toBe(false);
+  });
+
   it('an unchanged site\'s archive made by another version of the step (its index says so) is made again, as a full build would make it', async () => {
     const site = path.join(temp, 'older');
     makeSite(site);
     const first = await writeMirror(site, { written: new Set() });
     expect((await writeMirror(site)).written).toBe(false);
-    // The index as an older version of the step left it (no links, version 2).
+    // The index as an older version of the step left it (no entry ranges, version 3).
     const index = path.join(stateDir(site), 'archive-site.tsv');
-    writeFileSync(index, readFileSync(index, 'utf8').replace(/^jaspar-static-api archive index \d+/, 'jaspar-static-api archive index 2'));
+    writeFileSync(index, readFileSync(index, 'utf8').replace(/^jaspar-static-api archive index \d+/, 'jaspar-static-api archive index 3'));
     const again = await writeMirror(site);
     expect(again.written).toBe(true);
     expect(again.archiveSha256).toBe(first.archiveSha256);
