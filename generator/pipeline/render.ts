@@ -6,7 +6,7 @@ import type { Matrix, Pfm, ReleaseInfo } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import { PyFloat, type FormatContext, type Json, type Resource } from '../formats/types.ts';
 import { renderLogoSvg } from '../logos/svg.ts';
-import { withFormat } from '../plan/resources.ts';
+import { plannedFromWire, withFormat, type PlannedResource, type PlannedWire } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
 import { detailDir, logoPath, pageHref } from '../routes/urls.ts';
 import type { Content, Task } from './output-plan.ts';
@@ -20,20 +20,41 @@ export function formatContext(release: ReleaseInfo, layout: Layout): FormatConte
   };
 }
 
-/** A task as plain data: the resource as each format's request sees it. */
+/**
+ * A task as plain data: the resource as each format's request sees it; or, for a list page or a base
+ * id's resource, what it is built from (PlannedResource.wire), built where it is rendered. On the main
+ * thread, the resources of the 2024 and 2026 releases' tasks were built and serialized for the workers
+ * (v8.serialize 5.7 s, GC 5.2 s there; deserialize 2.6 s, GC 5.5 s in each worker; at load).
+ */
 export type WireTask =
   | { kind: 'resource'; paths: string[]; formats: FormatId[]; resources: Resource[]; /** Which of the plan's parts (a release) renders it. */ part: number }
+  | { kind: 'planned'; paths: string[]; formats: FormatId[]; planned: PlannedWire; part: number }
   | { kind: 'logo'; paths: string[]; pfm: Pfm };
 
-/** Applies what only the main thread can (withFormat calls the list's query-URL function). */
+/** Applies what only the main thread can (withFormat calls the list's query-URL function), or describes the resource. */
 export function resolveTask(task: Task): WireTask {
   if (task.kind === 'logo') return { kind: 'logo', paths: task.paths, pfm: task.matrix.pfm };
-  const resource = task.planned.resource; // once: a list page builds it when asked
-  return { kind: 'resource', paths: task.paths, formats: [...task.formats], resources: task.formats.map((f) => withFormat(task.planned, f, resource)), part: task.part };
+  const planned = task.planned.wire;
+  if (planned !== undefined) return { kind: 'planned', paths: task.paths, formats: [...task.formats], planned, part: task.part };
+  return { kind: 'resource', paths: task.paths, formats: [...task.formats], resources: resourcesOf(task.planned, task.formats), part: task.part };
+}
+
+/** The resource as each format's request sees it. */
+function resourcesOf(planned: PlannedResource, formats: readonly FormatId[]): Resource[] {
+  const resource = planned.resource; // once: a list page builds it when asked
+  return formats.map((f) => withFormat(planned, f, resource));
+}
+
+/** The task with its resources built: a planned one's from what it is built from. */
+export function withResources(task: WireTask): Exclude<WireTask, { kind: 'planned' }> {
+  if (task.kind !== 'planned') return task;
+  const { planned, ...rest } = task;
+  return { ...rest, kind: 'resource', resources: resourcesOf(plannedFromWire(planned), task.formats) };
 }
 
 /** The content of each of the task's paths, in order; contexts: one per part of the plan (a release). */
-export function renderTask(task: WireTask, contexts: readonly FormatContext[]): Content[] {
+export function renderTask(wired: WireTask, contexts: readonly FormatContext[]): Content[] {
+  const task = withResources(wired);
   if (task.kind === 'logo') return [renderLogoSvg(task.pfm)];
   const context = contexts[task.part];
   if (!context) throw new Error('an OutputPlan needs the release description and the site\'s layout to render resources');

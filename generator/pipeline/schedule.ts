@@ -51,7 +51,12 @@ const BATCH_RECORDS = 6_000;
 const EAGER_SLICE_MS = 20;
 
 /** What a task's files weigh, about: the records they show, once in each format. */
-const recordsShown = (task: WireTask): number => (task.kind === 'logo' ? 1 : task.resources.reduce((n, r) => n + r.matrices.length, 0));
+function recordsShown(task: WireTask): number {
+  if (task.kind === 'logo') return 1;
+  if (task.kind === 'resource') return task.resources.reduce((n, r) => n + r.matrices.length, 0);
+  const p = task.planned;
+  return task.formats.length * (p.kind === 'list' ? p.items.length : p.which === 'versions' ? p.versions.length : 1);
+}
 
 /** Renders every task of the plan not reused and hands every file to the sink. */
 export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sink: ScheduleSink): Promise<{ rendered: number; reused: number }> {

@@ -62,18 +62,30 @@ export class MatrixRefs {
 /** Records a worker holds at most, about (a batch may add its own past it): 6,000 is one shipped release's (5,278 and 4,572). */
 export const HELD = 6_000;
 
-/** A task as bytes; a resource's records as their numbers in refs. */
+/**
+ * A task as bytes; a resource's records as their numbers in refs. Its paths stay here: a worker returns
+ * its files' bytes in the task's order.
+ */
 export function encodeTask(task: WireTask, refs: MatrixRefs): Buffer {
-  if (task.kind === 'logo') return serialize(task);
+  if (task.kind === 'logo') return serialize({ kind: task.kind, pfm: task.pfm });
   const memo = new Map<object, unknown>();
-  return serialize({ ...task, resources: task.resources.map((r) => ({ ...r, body: tag(r.body, memo), matrices: numbers(r.matrices, refs, memo) })) });
+  if (task.kind === 'planned') {
+    const p = task.planned;
+    const planned = p.kind === 'list' ? { ...p, items: numbers(p.items, refs, memo) } : { ...p, versions: numbers(p.versions, refs, memo) };
+    return serialize({ kind: task.kind, formats: task.formats, part: task.part, planned });
+  }
+  return serialize({ kind: task.kind, formats: task.formats, part: task.part, resources: task.resources.map((r) => ({ ...r, body: tag(r.body, memo), matrices: numbers(r.matrices, refs, memo) })) });
 }
 
-/** A task from its bytes; matrices: the records by number (sent before, MatrixRefs). */
+/** A task from its bytes (without its paths); matrices: the records by number (sent before, MatrixRefs). */
 export function decodeTask(bytes: Uint8Array, matrices: ReadonlyMap<number, Matrix>): WireTask {
   const task = deserialize(bytes) as WireTask;
-  if (task.kind === 'resource') {
-    const memo = new Map<object, unknown>();
+  const memo = new Map<object, unknown>();
+  if (task.kind === 'planned') {
+    const p = task.planned;
+    if (p.kind === 'list') p.items = records(p.items as unknown as number[], matrices, memo);
+    else p.versions = records(p.versions as unknown as number[], matrices, memo);
+  } else if (task.kind === 'resource') {
     const seen = new Set<object>();
     for (const r of task.resources) {
       r.body = untag(r.body, seen) as Json;

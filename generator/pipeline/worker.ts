@@ -29,21 +29,53 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: [number, M
   }
   let result: BatchResult = { id: message.id, data: new Uint8Array(0), lengths: [] };
   try {
-    const contents = [];
-    for (const bytes of message.tasks) contents.push(...renderTask(decodeTask(bytes, matrices), contexts));
-    const lengths = contents.map((c) => (typeof c === 'string' ? Buffer.byteLength(c) : c.length));
-    // One buffer of its own (not from Node's shared pool), so that it can be moved to the main thread.
-    const data = Buffer.allocUnsafeSlow(lengths.reduce((a, b) => a + b, 0));
-    let offset = 0;
-    contents.forEach((c, i) => {
-      if (typeof c === 'string') data.write(c, offset);
-      else c.copy(data, offset);
-      offset += lengths[i];
-    });
-    result = { id: message.id, data, lengths };
+    const out = new BatchBytes();
+    for (const bytes of message.tasks) for (const content of renderTask(decodeTask(bytes, matrices), contexts)) out.add(content);
+    result = { id: message.id, ...out.take() };
   } catch (error) {
     result.error = (error as Error).stack ?? String(error);
   }
   parentPort!.postMessage(result, result.data.byteLength > 0 ? [result.data.buffer as ArrayBuffer] : []);
 });
 parentPort!.postMessage({ ready: true });
+
+/**
+ * A batch's files, one after the other in one buffer of its own (not from Node's shared pool), so that it
+ * can be moved to the main thread. Each file is copied in as soon as its task is rendered: held until the
+ * batch ended, a batch's texts (up to a few hundred MB for pages of 1,000 records) outlived the young
+ * generation's collections and were copied into the old one, then collected there.
+ */
+class BatchBytes {
+  /** The last batch's size (at most 16 MiB: a batch of pages of 1,000 records is hundreds of MB, and
+   *  the next are small): the next starts with room for as much, and rarely grows. */
+  private static expected = 1 << 20;
+  private data = Buffer.allocUnsafeSlow(BatchBytes.expected);
+  private used = 0;
+  private readonly lengths: number[] = [];
+
+  add(content: string | Buffer): void {
+    let n: number;
+    if (typeof content !== 'string') {
+      this.room(content.length);
+      n = content.copy(this.data, this.used);
+    } else {
+      // At most three bytes a UTF-16 unit: written at once when there is room for that, else measured first.
+      if (this.data.length - this.used < 3 * content.length) this.room(Buffer.byteLength(content));
+      n = this.data.write(content, this.used);
+    }
+    this.used += n;
+    this.lengths.push(n);
+  }
+
+  take(): { data: Uint8Array; lengths: number[] } {
+    BatchBytes.expected = Math.min(1 << 24, Math.max(1 << 16, this.used));
+    return { data: this.data.subarray(0, this.used), lengths: this.lengths };
+  }
+
+  private room(n: number): void {
+    if (this.data.length - this.used >= n) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.data.length, this.used + n));
+    this.data.copy(grown, 0, 0, this.used);
+    this.data = grown;
+  }
+}

@@ -39,6 +39,37 @@ export interface PlannedResource {
    * records the workers hold serve every view's pages over them at once.
    */
   readonly first?: Matrix;
+  /**
+   * The resource as plain data a render worker rebuilds it from (plannedFromWire): its records, its
+   * place and what its view or base id share, so that its body is built there, not here and then
+   * serialized (pipeline/wire.ts). Absent: the resource itself travels.
+   */
+  readonly wire?: PlannedWire;
+}
+
+/**
+ * A list page or a base id's resource as data (PlannedResource.wire). head: one object for every page of
+ * a view (or resource of a base id), so that it crosses to a worker once; items, versions: the records.
+ */
+export type PlannedWire =
+  | { kind: 'list'; head: Omit<PagedView, 'matrices'>; dir: string; number: number; last: number; count: number; items: Matrix[] }
+  | { kind: 'base'; head: Omit<BaseIdGroup, 'versions'>; dir: string; which: BaseIdResource['kind']; versions: Matrix[]; at: number };
+
+/** The planned resource its wire describes: the same resource, in every format, as the one it was taken from. */
+export function plannedFromWire(w: PlannedWire): PlannedResource {
+  if (w.kind === 'list') return new WiredListPage({ ...w.head, matrices: [] }, w.number, w.last, w.dir, w.items, w.count);
+  return new BaseIdResource({ ...w.head, versions: w.versions }, w.which, w.at < 0 ? null : w.versions[w.at], w.dir);
+}
+
+/** What a view's pages (or a base id's resources) share but their records, made once each (a WeakMap: the plan's views go with it). */
+const heads = new WeakMap<object, object>();
+function headOf<T extends object, K extends keyof T>(whole: T, records: K): Omit<T, K> {
+  let head = heads.get(whole) as Omit<T, K> | undefined;
+  if (head === undefined) {
+    const { [records]: _records, ...rest } = whole;
+    heads.set(whole, (head = rest));
+  }
+  return head;
 }
 
 /** What the list pages' filter form offers (`values`: views.ts filterValues): the pre-rendered collections and taxonomic groups. */
@@ -183,7 +214,12 @@ interface BaseIdGroup {
  * with getters).
  */
 class BaseIdResource implements PlannedResource {
-  constructor(private readonly group: BaseIdGroup, private readonly kind: 'detail' | 'latest' | 'versions', private readonly matrix: Matrix | null, readonly dir: string) {}
+  constructor(private readonly group: BaseIdGroup, readonly kind: 'detail' | 'latest' | 'versions', private readonly matrix: Matrix | null, readonly dir: string) {}
+
+  get wire(): PlannedWire {
+    const { versions } = this.group;
+    return { kind: 'base', head: headOf(this.group, 'versions'), dir: this.dir, which: this.kind, versions, at: this.matrix === null ? -1 : versions.indexOf(this.matrix) };
+  }
 
   get first(): Matrix {
     return this.matrix ?? this.group.versions[0];
@@ -312,21 +348,35 @@ class ListPage implements PlannedResource {
     return this.view.matrices[(this.number - 1) * this.view.pageSize];
   }
 
+  /** The records it shows. */
+  protected get items(): Matrix[] {
+    return pageItems(this.view.matrices, this.view.pageSize, this.number);
+  }
+
+  /** The records of its view. */
+  protected get count(): number {
+    return this.view.matrices.length;
+  }
+
+  get wire(): PlannedWire {
+    return { kind: 'list', head: headOf(this.view, 'matrices'), dir: this.dir, number: this.number, last: this.last, count: this.count, items: this.items };
+  }
+
   private get page(): Page<Matrix> {
     const { number, last } = this;
-    return { number, last, previous: number > 1 ? number - 1 : null, next: number < last ? number + 1 : null, items: pageItems(this.view.matrices, this.view.pageSize, number) };
+    return { number, last, previous: number > 1 ? number - 1 : null, next: number < last ? number + 1 : null, items: this.items };
   }
 
   // Built each time it is asked for (once per build, when the page is
   // rendered), not held: the pages of every view at every page size repeat
   // each matrix's list item dozens of times (160 MB for the 2024 release).
   get resource(): Resource {
-    const { matrices, pageSize, filters, base, layout, choices, links } = this.view;
+    const { pageSize, filters, base, layout, choices, links } = this.view;
     const page = this.page;
     return {
       kind: 'list',
       // next/previous depend on the requested format: withFormat() fills them in.
-      body: { count: matrices.length, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout, links)) },
+      body: { count: this.count, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout, links)) },
       matrices: page.items,
       nav: listPageNav(filters, pageSize, page, base, choices),
     };
@@ -341,8 +391,23 @@ class ListPage implements PlannedResource {
   // A page is what its items are, where it lies in its view, and the view's size: adding a
   // matrix changes the pages it moves items across and every page's count, no other.
   get key(): string {
-    const { matrices, pageSize, filters, choices } = this.view;
-    return `list ${pageSize} ${JSON.stringify(filters)} ${JSON.stringify(choices ?? null)} ${this.number}/${this.last} ${matrices.length} ${digestsOf(this.page.items)}`;
+    const { pageSize, filters, choices } = this.view;
+    return `list ${pageSize} ${JSON.stringify(filters)} ${JSON.stringify(choices ?? null)} ${this.number}/${this.last} ${this.count} ${digestsOf(this.items)}`;
+  }
+}
+
+/** A list page rebuilt from its wire (plannedFromWire): its records and its view's size as sent, its view holding none. */
+class WiredListPage extends ListPage {
+  constructor(view: PagedView, number: number, last: number, dir: string, private readonly shown: Matrix[], private readonly total: number) {
+    super(view, number, last, dir);
+  }
+
+  protected override get items(): Matrix[] {
+    return this.shown;
+  }
+
+  protected override get count(): number {
+    return this.total;
   }
 }
 

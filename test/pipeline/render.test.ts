@@ -13,7 +13,11 @@ import { plannedTasks } from '../support/planned-tasks.ts';
 const release = makeRelease();
 afterAll(() => rmSync(release, { recursive: true, force: true }));
 
-const tasks = () => plannedTasks(release);
+/** The tasks with their resources built, as a worker renders them. */
+const tasks = () => {
+  const { built, contexts } = plannedTasks(release);
+  return { wire: built, contexts };
+};
 
 type ResourceTask = Extract<WireTask, { kind: 'resource' }>;
 const isDetail = (t: WireTask): t is ResourceTask => t.kind === 'resource' && t.resources[0].kind === 'detail';

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Matrix } from '../../generator/dataset/types.ts';
-import { renderTask, type WireTask } from '../../generator/pipeline/render.ts';
+import { renderTask, withResources, type WireTask } from '../../generator/pipeline/render.ts';
 import { MatrixRefs, decodeTask, encodeTask } from '../../generator/pipeline/wire.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { plannedTasks } from '../support/planned-tasks.ts';
@@ -13,6 +13,12 @@ const release = makeRelease();
 afterAll(() => rmSync(release, { recursive: true, force: true }));
 
 const tasks = () => plannedTasks(release);
+
+/** The records a task shows, in each of its formats. */
+const shownBy = (t: WireTask): Matrix[] => {
+  const built = withResources(t);
+  return built.kind === 'resource' ? built.resources.flatMap((r) => r.matrices) : [];
+};
 
 /** What a worker holds after the records messages it was sent (worker.ts). */
 const held = (sent: [number, Matrix][][]) => {
@@ -35,11 +41,11 @@ describe('tasks on the wire', () => {
       decoded.push(decodeTask(bytes, held(sent)));
     }
     const ids = sent.flat().map(([id]) => id);
-    const shown = new Set(wire.flatMap((t) => (t.kind === 'resource' ? t.resources.flatMap((r) => r.matrices) : [])));
+    const shown = new Set(wire.flatMap(shownBy));
     // Every record shown is sent, once; list pages show records that matrix pages show too.
     expect(ids.length).toBe(shown.size);
     expect(new Set(ids).size).toBe(ids.length);
-    const showings = wire.reduce((n, t) => n + (t.kind === 'resource' ? t.resources.reduce((k, r) => k + r.matrices.length, 0) : 0), 0);
+    const showings = wire.reduce((n, t) => n + shownBy(t).length, 0);
     expect(showings).toBeGreaterThan(2 * shown.size);
     for (const [i, task] of wire.entries()) expect(renderTask(decoded[i], contexts)).toEqual(renderTask(task, contexts));
   });
@@ -66,7 +72,7 @@ describe('tasks on the wire', () => {
         forgotten++;
       }
     }
-    const shown = new Set(wire.flatMap((t) => (t.kind === 'resource' ? t.resources.flatMap((r) => r.matrices) : [])));
+    const shown = new Set(wire.flatMap(shownBy));
     expect(forgotten).toBeGreaterThan(0);
     expect(sends).toBeGreaterThan(shown.size);
     // The limit, plus what one batch of four tasks adds past it (the fixture's largest page shows all its records).
@@ -75,8 +81,8 @@ describe('tasks on the wire', () => {
   });
 
   it('keep one records array for a resource\'s formats (a list page\'s nine formats show the same records)', () => {
-    const { wire } = tasks();
-    const list = wire.find((t) => t.kind === 'resource' && t.resources.length > 1 && t.resources[0].matrices.length > 1);
+    const { built } = tasks();
+    const list = built.find((t) => t.kind === 'resource' && t.resources.length > 1 && t.resources[0].matrices.length > 1);
     if (list?.kind !== 'resource') throw new Error('the fixture has no list page in several formats');
     const refs = new MatrixRefs();
     const bytes = encodeTask(list, refs);
@@ -86,9 +92,30 @@ describe('tasks on the wire', () => {
     expect(task.resources[0].matrices.map((m) => m.matrixId)).toEqual(list.resources[0].matrices.map((m) => m.matrixId));
   });
 
+  it('send a list page and a base id\'s resources as what they are built from: no body, a fraction of the bytes, the same files', () => {
+    const { wire, built, contexts } = tasks();
+    const planned = wire.flatMap((t, i) => (t.kind === 'planned' ? [i] : []));
+    const kinds = new Set(planned.map((i) => (wire[i] as Extract<WireTask, { kind: 'planned' }>).planned.kind));
+    expect(kinds).toEqual(new Set(['list', 'base']));
+    // Every list page and matrix of the release (the other resources, index lists, travel built).
+    expect(built.filter((t) => t.kind === 'resource' && (t.resources[0].kind === 'list' || t.resources[0].kind === 'detail' || t.resources[0].kind === 'versions')).length).toBe(planned.length);
+    let described = 0;
+    let bodies = 0;
+    for (const i of planned) {
+      const refs = new MatrixRefs();
+      const bytes = encodeTask(wire[i], refs);
+      described += bytes.length;
+      bodies += encodeTask(built[i], new MatrixRefs()).length;
+      const task = decodeTask(bytes, held([refs.take().records]));
+      expect(task.kind).toBe('planned');
+      expect(renderTask(task, contexts)).toEqual(renderTask(built[i], contexts));
+    }
+    expect(described).toBeLessThan(bodies / 3);
+  });
+
   it('name the missing record when a task arrives before it', () => {
     const { wire } = tasks();
-    const shows = wire.find((t) => t.kind === 'resource' && t.resources[0].matrices.length > 0)!;
+    const shows = wire.find((t) => shownBy(t).length > 0)!;
     const bytes = encodeTask(shows, new MatrixRefs());
     expect(() => decodeTask(bytes, new Map())).toThrow(/record 0 was not sent before the task that shows it/);
   });
