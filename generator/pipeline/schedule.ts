@@ -222,8 +222,10 @@ const sha1 = (text: string): string => hash('sha1', text, 'base64url');
  * the release to its size.
  */
 function renderedPart(part: PlanPart): PlanPart {
+  // olderVersions is where the build read older versions' counts (an absolute path): no format prints it, and
+  // the records carry what was read there, so a site built from a moved or cloned folder reuses its tasks.
   const { siteNotes: _notes, ...release } = part.release;
-  return { release, layout: part.layout };
+  return { release: { ...release, olderVersions: null }, layout: part.layout };
 }
 
 /**

@@ -4,7 +4,7 @@
 // half way makes the next one trust nothing, and files a later step adds
 // (the mirror archive) are adopted. Render workers write what the main
 // thread would.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { FLAT } from '../../generator/routes/shard.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from '../../generator/write/writer.ts';
 import { markInProgress, readState } from '../../generator/write/state.ts';
 import { makeRelease } from '../support/fixtures.ts';
+import { makeFixtureSite } from '../support/fixture-site.ts';
 import { listFiles } from '../support/tree.ts';
 
 const temps: string[] = [];
@@ -176,6 +177,24 @@ describe('what a changed record re-renders', () => {
     expect(details.map(keyOf)).toEqual(before);
     expect(again.reused).toBeGreaterThanOrEqual(details.length);
   }, 60_000);
+
+  it('the release folders moved (a clone elsewhere): every task reused, though JASPAR 2026 names its older versions by their absolute path', async () => {
+    const root = tempRoot();
+    const at = (dir: string) => {
+      const site = makeFixtureSite(dir);
+      return { dataDir: site.dataDirs, outDir: path.join(root, 'public'), baseUrl: 'http://localhost:8080' };
+    };
+    const first = at(path.join(root, 'here'));
+    const built = await writeSite(planSite(first).plan, first.outDir, { salt: 's', workers: 1 });
+    const moved = path.join(root, 'there');
+    renameSync(path.join(root, 'here'), moved);
+    const { plan } = planSite({ ...first, dataDir: first.dataDir.map((d) => path.join(moved, path.basename(d))) });
+    // The other release's part is planned from the moved folder's description: its older versions' path differs.
+    expect(plan.parts.some((p) => p.release.olderVersions?.startsWith(moved))).toBe(true);
+    const again = await writeSite(plan, first.outDir, { salt: 's', workers: 1 });
+    expect(built.rendered).toBeGreaterThan(1000);
+    expect(again).toMatchObject({ rendered: 0, reused: built.rendered, written: 0 });
+  }, 120_000);
 });
 
 describe('render workers', () => {
