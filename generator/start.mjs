@@ -81,11 +81,18 @@ export async function bundled(entry) {
       entryPoints: [path.join(ROOT, entry)], absWorkingDir: ROOT, bundle: true, platform: 'node', format: 'esm', target: 'node20',
       packages: 'external', write: false, logLevel: 'silent', plugins: [ownUrls],
     });
-    mkdirSync(CACHE, { recursive: true });
-    // Written whole, then renamed: a build started meanwhile finds the whole bundle or none.
-    const temp = `${file}.${process.pid}`;
-    writeFileSync(temp, result.outputFiles[0].contents);
-    renameSync(temp, file);
+    try {
+      mkdirSync(CACHE, { recursive: true });
+      // Written whole, then renamed: a build started meanwhile finds the whole bundle or none.
+      const temp = `${file}.${process.pid}`;
+      writeFileSync(temp, result.outputFiles[0].contents);
+      renameSync(temp, file);
+    } catch {
+      // A project folder the user may not write (a shared or read-only checkout): the sources through tsx, as before the bundle.
+      const { register } = await import('tsx/esm/api');
+      register();
+      return import(pathToFileURL(path.join(ROOT, entry)).href);
+    }
     pruneBundles(CACHE, file);
   }
   return import(pathToFileURL(file).href);
