@@ -93,9 +93,10 @@ export class SiteRecords {
 
   /** The slot of a path (made when asked: make), or -1. */
   slot(rel: string, make: boolean): number {
+    // A path at the root is its name in the folder "" (one that starts with its only "/" too: spelt back as it was).
     const cut = rel.lastIndexOf('/');
-    const folderText = cut < 0 ? '' : rel.slice(0, cut);
-    const nameText = rel.slice(cut + 1);
+    const folderText = cut <= 0 ? '' : rel.slice(0, cut);
+    const nameText = cut <= 0 ? rel : rel.slice(cut + 1);
     const folder = make ? this.folder(folderText) : this.folders.find(folderText);
     const name = make ? this.names.id(nameText) : this.names.find(nameText);
     if (folder === undefined || name === undefined) return -1;
