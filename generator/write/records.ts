@@ -67,6 +67,8 @@ export class SiteRecords {
   private flags = new Uint8Array(1024);
   private readonly keyOf: (string | undefined)[] = [];
   private slotCount = 0;
+  private lastFolder = -1;
+  private lastFolderText = '';
   fileCount = 0;
   keyCount = 0;
   /** slot + 1 by the hash of (folder, name); 0: empty. */
@@ -95,9 +97,18 @@ export class SiteRecords {
   slot(rel: string, make: boolean): number {
     // A path at the root is its name in the folder "" (one that starts with its only "/" too: spelt back as it was).
     const cut = rel.lastIndexOf('/');
-    const folderText = cut <= 0 ? '' : rel.slice(0, cut);
     const nameText = cut <= 0 ? rel : rel.slice(cut + 1);
-    const folder = make ? this.folder(folderText) : this.folders.find(folderText);
+    // The folder of the path before, again (a task's files, the state's lines, a folder's entries): not sliced and looked up.
+    let folder: number | undefined;
+    if (cut > 0 && cut === this.lastFolderText.length && rel.startsWith(this.lastFolderText)) folder = this.lastFolder;
+    else {
+      const folderText = cut <= 0 ? '' : rel.slice(0, cut);
+      folder = make ? this.folder(folderText) : this.folders.find(folderText);
+      if (folder !== undefined) {
+        this.lastFolder = folder;
+        this.lastFolderText = folderText;
+      }
+    }
     const name = make ? this.names.id(nameText) : this.names.find(nameText);
     if (folder === undefined || name === undefined) return -1;
     const mask = this.table.length - 1;
