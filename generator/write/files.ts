@@ -25,7 +25,7 @@ export interface Pieces {
  * compared and written a chunk at a time, rendered again for the write
  * when it was compared and differs.
  */
-export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Set<string>): Written {
+export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Folders): Written {
   const file = path.join(root, rel);
   const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : null;
   if (compare) {
@@ -124,7 +124,13 @@ function linkError(error: unknown, rel: string): unknown {
   return new Error(`${rel} in the output folder became a link while the build wrote; it was not followed (fix: remove the link and build again)`);
 }
 
-function ensureFolder(root: string, rel: string, ensured: Set<string>): void {
+/** The folders created already, as a Set of them answers (the writer's keeps them numbered: write/records.ts). */
+export interface Folders {
+  has(dir: string): boolean;
+  add(dir: string): unknown;
+}
+
+function ensureFolder(root: string, rel: string, ensured: Folders): void {
   if (rel === '.' || ensured.has(rel)) return;
   try {
     mkdirSync(path.join(root, rel), { recursive: true });

@@ -26,139 +26,31 @@
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
+import { SiteRecords, type FileRecords, type FolderRecords, type KeyRecords } from './records.ts';
 
 /** The state as text (state.tsv), as builds before the binary form kept it: still read, never written. */
 const HEADER = 'jaspar-static-api build state 1';
 /** The state in its binary form (state.bin, saveState). */
 const BINARY_HEADER = 'jaspar-static-api build state 2';
 
-export interface FileRecord {
-  size: number;
-  ctimeMs: number;
-  /** Written into the folder by a later step of the build (e.g. the mirror archive), not by the writer. */
-  adopted: boolean;
-}
-
-/**
- * Every file of the site with its record, as a Map of records would hold
- * them (insertion order, set/get/has/delete), kept compact: the path → a
- * slot, and each slot's size, ctime and adopted flag in typed arrays. A 10x
- * synthetic release has 1.45 million files, held from the first written to
- * the state saved: an object and a heap number a file took about 40 bytes
- * more. get() makes the record it returns.
- */
-export class FileRecords {
-  private readonly slots = new Map<string, number>();
-  private sizes = new Float64Array(1024);
-  private ctimes = new Float64Array(1024);
-  private adopted = new Uint8Array(1024);
-  private used = 0;
-
-  get size(): number {
-    return this.slots.size;
-  }
-
-  has(rel: string): boolean {
-    return this.slots.has(rel);
-  }
-
-  get(rel: string): FileRecord | undefined {
-    const i = this.slots.get(rel);
-    return i === undefined ? undefined : this.at(i);
-  }
-
-  set(rel: string, r: FileRecord): this {
-    let i = this.slots.get(rel);
-    if (i === undefined) {
-      i = this.used++;
-      if (i === this.sizes.length) this.grow();
-      this.slots.set(rel, i);
-    }
-    this.sizes[i] = r.size;
-    this.ctimes[i] = r.ctimeMs;
-    this.adopted[i] = r.adopted ? 1 : 0;
-    return this;
-  }
-
-  /** Forgets a file (its slot is not reused: files are seldom forgotten, adopted ones gone from the folder). */
-  delete(rel: string): boolean {
-    return this.slots.delete(rel);
-  }
-
-  keys(): MapIterator<string> {
-    return this.slots.keys();
-  }
-
-  *entries(): Generator<[string, FileRecord]> {
-    for (const [rel, i] of this.slots) yield [rel, this.at(i)];
-  }
-
-  [Symbol.iterator](): Generator<[string, FileRecord]> {
-    return this.entries();
-  }
-
-  /** The records in order, as saveState keeps them: the paths, and each one's size, ctime and adopted flag at its index. */
-  columns(): { paths: string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array } {
-    const n = this.slots.size;
-    const paths = new Array<string>(n);
-    const sizes = new Float64Array(n);
-    const ctimes = new Float64Array(n);
-    const adopted = new Uint8Array(n);
-    let j = 0;
-    for (const [rel, i] of this.slots) {
-      paths[j] = rel;
-      sizes[j] = this.sizes[i];
-      ctimes[j] = this.ctimes[i];
-      adopted[j] = this.adopted[i];
-      j++;
-    }
-    return { paths, sizes, ctimes, adopted };
-  }
-
-  /** The records columns() gave (readState): the arrays are taken as they are, no record made. */
-  static fromColumns(c: { paths: readonly string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array }): FileRecords {
-    const records = new FileRecords();
-    const room = Math.max(1024, c.paths.length);
-    records.sizes = new Float64Array(room);
-    records.sizes.set(c.sizes);
-    records.ctimes = new Float64Array(room);
-    records.ctimes.set(c.ctimes);
-    records.adopted = new Uint8Array(room);
-    records.adopted.set(c.adopted);
-    for (let i = 0; i < c.paths.length; i++) records.slots.set(c.paths[i], i);
-    records.used = c.paths.length;
-    return records;
-  }
-
-  private at(i: number): FileRecord {
-    return { size: this.sizes[i], ctimeMs: this.ctimes[i], adopted: this.adopted[i] === 1 };
-  }
-
-  private grow(): void {
-    const n = this.sizes.length * 2;
-    const sizes = new Float64Array(n);
-    sizes.set(this.sizes);
-    const ctimes = new Float64Array(n);
-    ctimes.set(this.ctimes);
-    const adopted = new Uint8Array(n);
-    adopted.set(this.adopted);
-    this.sizes = sizes;
-    this.ctimes = ctimes;
-    this.adopted = adopted;
-  }
-}
+export { FileRecords, KeyRecords, FolderRecords, type FileRecord } from './records.ts';
 
 export interface BuildState {
   fingerprint: string;
   report: unknown;
   files: FileRecords;
   /** First output path of a task → its key. */
-  keys: Map<string, string>;
+  keys: KeyRecords;
   /** Folder ("" is the root) → mtimeMs. */
-  dirs: Map<string, number>;
+  dirs: FolderRecords;
+  /** What the three hold, as columns (records.ts). */
+  records: SiteRecords;
 }
 
-export const emptyState = (): BuildState => ({ fingerprint: '', report: null, files: new FileRecords(), keys: new Map(), dirs: new Map() });
+export const emptyState = (): BuildState => {
+  const records = new SiteRecords();
+  return { fingerprint: '', report: null, files: records.files, keys: records.keys, dirs: records.dirs, records };
+};
 
 /** Where the state of the output folder outDir is kept. */
 export const stateDir = (outDir: string): string => path.join(path.dirname(path.resolve(outDir)), `.${path.basename(path.resolve(outDir))}-build-state`);
@@ -258,7 +150,8 @@ function parseBinaryState(bytes: Buffer): BuildState | null {
   const state = emptyState();
   state.fingerprint = meta.fingerprint;
   state.report = meta.report ?? null;
-  state.files = FileRecords.fromColumns({ paths, sizes, ctimes, adopted: new Uint8Array(parts[7]) });
+  const adopted = parts[7];
+  for (let i = 0; i < paths.length; i++) state.files.set(paths[i], { size: sizes[i], ctimeMs: ctimes[i], adopted: adopted[i] === 1 });
   for (let i = 0; i < keyPaths.length; i++) state.keys.set(keyPaths[i], keys[i]);
   for (let i = 0; i < dirPaths.length; i++) state.dirs.set(dirPaths[i], mtimes[i]);
   // A path given twice (a line break in a path) leaves fewer entries than lines: nothing to trust.

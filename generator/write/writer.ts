@@ -17,8 +17,9 @@ import path from 'node:path';
 import type { OutputPlan, WriteContent } from '../pipeline/output-plan.ts';
 import { progress as showProgress } from '../pipeline/progress.ts';
 import type { ScheduleSink } from '../pipeline/schedule.ts';
+import type { SiteListing } from '../mirror/archive.ts';
 import { outputProblems, treeChanges, type TreeChanges } from './changes.ts';
-import { ensureRoot, lstatAt, writeIfChanged } from './files.ts';
+import { ensureRoot, lstatAt, writeIfChanged, type Folders } from './files.ts';
 import { OutFolderError } from './guard.ts';
 import { prune } from './prune.ts';
 import { emptyState, markInProgress, readState, saveState, type BuildState, type FileRecord } from './state.ts';
@@ -71,7 +72,7 @@ export class SiteWriter implements ScheduleSink {
   private readonly previous: BuildState | null;
   private readonly next: BuildState = emptyState();
   private session: {
-    previous: BuildState | null; altered: Set<string>; extras: string[]; compare: boolean; report: WriteReport; shown: ReturnType<typeof showProgress>; ensured: Set<string>;
+    previous: BuildState | null; altered: Set<string>; extras: string[]; compare: boolean; report: WriteReport; shown: ReturnType<typeof showProgress>; ensured: Folders;
     /** Folders whose entries this build changed (a file created, a file or folder removed), with those above them: their mtimes are read again.
      *  None without a previous state, whose folders' mtimes are all read (a 10x release has 420,000 folders). */
     touched: Set<string> | null;
@@ -101,7 +102,8 @@ export class SiteWriter implements ScheduleSink {
     ensureRoot(root);
     next.fingerprint = this.options.fingerprint ?? '';
     this.session = {
-      previous, altered, extras, compare, ensured: new Set(), touched: previous === null ? null : new Set(),
+      // The folders created are flagged among the state's folders (records.ts), not a Set of 420,000 paths at 10x.
+      previous, altered, extras, compare, ensured: next.records.made, touched: previous === null ? null : new Set(),
       report: { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
@@ -175,9 +177,11 @@ export class SiteWriter implements ScheduleSink {
     return previous === null || this.next.files.size > previous.files.size;
   }
 
-  /** What the folder holds after close(): every file written, kept or adopted, and every folder ("" is the root); the mirror archives it without reading every folder again. */
-  listing(): { files: string[]; dirs: string[] } {
-    return { files: [...this.next.files.keys()], dirs: [...this.next.dirs.keys()] };
+  /** What the folder holds after close(): every file written, kept or adopted, and every folder ("" is the root); the mirror archives it without reading every folder again.
+   *  Spelt as they are iterated (once for each archive), not an array of 1.45 million paths at 10x. */
+  listing(): SiteListing {
+    const { files, dirs } = this.next;
+    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() } };
   }
 
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */

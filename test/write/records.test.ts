@@ -1,0 +1,116 @@
+// The writer's state as columns (write/records.ts): its three views answer
+// as the Maps they replace (paths to records, first paths to keys, folders
+// to mtimes), across table growth, forgotten files and folders.
+import { describe, expect, it } from 'vitest';
+import { SiteRecords } from '../../generator/write/records.ts';
+
+/** A small seeded generator (mulberry32): the same operations every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAMES = ['index.json', 'index.html', 'index.yaml', 'MA0004.1.svg', 'a', 'Ñandú.txt'];
+const FOLDERS = ['', 'api', 'api/v1', 'api/v1/matrix', 'api/v1/matrix/MA0004.1', 'logos', 'api/v1/matrix/MA0004', 'api/v1/matrix/MA0004.1/x'];
+
+describe('the writer state as columns', () => {
+  it('answers as a Map of paths to records through 20,000 random sets, gets and deletes (table and columns grown many times)', () => {
+    const next = random(22);
+    const records = new SiteRecords();
+    const files = records.files;
+    const model = new Map<string, { size: number; ctimeMs: number; adopted: boolean }>();
+    const pathOf = () => {
+      const folder = next() < 0.8 ? `${FOLDERS[Math.floor(next() * FOLDERS.length)]}/${Math.floor(next() * 500)}` : FOLDERS[Math.floor(next() * FOLDERS.length)];
+      const name = NAMES[Math.floor(next() * NAMES.length)];
+      return folder.startsWith('/') ? `${folder.slice(1)}/${name}` : folder === '' ? name : `${folder}/${name}`;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const rel = pathOf();
+      const op = next();
+      if (op < 0.6) {
+        const r = { size: Math.floor(next() * 1e6), ctimeMs: next() * 1e12, adopted: next() < 0.1 };
+        files.set(rel, r);
+        model.set(rel, r);
+      } else if (op < 0.7) expect(files.delete(rel)).toBe(model.delete(rel));
+      else {
+        expect(files.has(rel)).toBe(model.has(rel));
+        expect(files.get(rel)).toEqual(model.get(rel));
+      }
+    }
+    expect(files.size).toBe(model.size);
+    const sorted = (xs: Iterable<[string, unknown]>) => [...xs].sort(([a], [b]) => (a < b ? -1 : 1));
+    expect(sorted(files)).toEqual(sorted(model));
+    expect(new Set(files.keys())).toEqual(new Set(model.keys()));
+    const columns = files.columns();
+    expect(columns.paths.length).toBe(model.size);
+    columns.paths.forEach((rel, i) => expect({ size: columns.sizes[i], ctimeMs: columns.ctimes[i], adopted: columns.adopted[i] === 1 }).toEqual(model.get(rel)));
+  });
+
+  it('tells apart a file at the root, in a folder of its name, and one name in two folders', () => {
+    const { files } = new SiteRecords();
+    files.set('a', { size: 1, ctimeMs: 1, adopted: false });
+    files.set('a/a', { size: 2, ctimeMs: 2, adopted: false });
+    files.set('b/a', { size: 3, ctimeMs: 3, adopted: true });
+    expect([...files]).toEqual([['a', { size: 1, ctimeMs: 1, adopted: false }], ['a/a', { size: 2, ctimeMs: 2, adopted: false }], ['b/a', { size: 3, ctimeMs: 3, adopted: true }]]);
+    expect(files.has('c/a')).toBe(false);
+    expect(files.has('a/b')).toBe(false);
+    expect(files.get('/a')).toBeUndefined();
+    files.set('/a', { size: 4, ctimeMs: 4, adopted: false });
+    expect([...files.keys()]).toEqual(['a', 'a/a', 'b/a', '/a']);
+  });
+
+  it('keeps a task\'s key under its first path, with or without a file there, and through the file forgotten', () => {
+    const records = new SiteRecords();
+    records.keys.set('api/v1/matrix/MA0004.1/index.json', 'k1');
+    records.files.set('api/v1/matrix/MA0004.1/index.json', { size: 5, ctimeMs: 6, adopted: false });
+    records.keys.set('logos/MA0004.1.svg', 'k2');
+    expect(records.files.size).toBe(1);
+    expect(records.files.has('logos/MA0004.1.svg')).toBe(false);
+    records.files.delete('api/v1/matrix/MA0004.1/index.json');
+    expect(records.files.size).toBe(0);
+    expect([...records.keys]).toEqual([['api/v1/matrix/MA0004.1/index.json', 'k1'], ['logos/MA0004.1.svg', 'k2']]);
+    records.keys.set('logos/MA0004.1.svg', 'k3');
+    expect(records.keys.size).toBe(2);
+    expect([...records.keys.values()]).toEqual(['k1', 'k3']);
+    expect(records.keys.get('logos/MA0004.2.svg')).toBeUndefined();
+  });
+
+  it('answers as a Map of folders to mtimes, in its order (a folder removed and recorded again goes last)', () => {
+    const next = random(7);
+    const records = new SiteRecords();
+    const model = new Map<string, number>();
+    // Folders that files name too, before and after they are recorded.
+    records.files.set('api/v1/x/index.json', { size: 1, ctimeMs: 1, adopted: false });
+    for (let i = 0; i < 5_000; i++) {
+      const dir = i % 3 === 0 ? FOLDERS[Math.floor(next() * FOLDERS.length)] : `d${Math.floor(next() * 800)}`;
+      if (next() < 0.75) {
+        const mtime = next() * 1e12;
+        records.dirs.set(dir, mtime);
+        model.set(dir, mtime);
+      } else expect(records.dirs.delete(dir)).toBe(model.delete(dir));
+      if (i % 7 === 0) records.files.set(`${dir}/f`, { size: i, ctimeMs: i, adopted: false });
+    }
+    expect([...records.dirs]).toEqual([...model]);
+    expect([...records.dirs.keys()]).toEqual([...model.keys()]);
+    expect([...records.dirs.values()]).toEqual([...model.values()]);
+    expect(records.dirs.size).toBe(model.size);
+    expect(records.dirs.has('api/v1/x')).toBe(model.has('api/v1/x'));
+  });
+
+  it('flags the folders the writer made, as a Set of them would', () => {
+    const { made, dirs } = new SiteRecords();
+    expect(made.has('api/v1')).toBe(false);
+    made.add('api/v1');
+    expect(made.has('api/v1')).toBe(true);
+    expect(made.has('api')).toBe(false);
+    // Made is not recorded: the folders' mtimes are noted after the files are written.
+    expect(dirs.has('api/v1')).toBe(false);
+    for (let i = 0; i < 3000; i++) made.add(`d${i}`);
+    expect(made.has('d2999') && made.has('api/v1') && !made.has('d3000')).toBe(true);
+  });
+});
