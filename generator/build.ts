@@ -43,7 +43,7 @@ import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
-import { WHOLE_SITE, scopeFiles, type MirrorScope, type SiteListing } from './mirror/archive.ts';
+import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/downloads.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
@@ -540,17 +540,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
     // After an incremental write, each archive reuses the members whose files the writer did not write
-    // (mirror/archive.ts); the writer says what the folder holds, asked only by an archive not patched
-    // (285,403 paths copied into arrays).
-    let listed: SiteListing | null = null;
-    const listing: SiteListing = {
-      get files() {
-        return (listed ??= writer.listing()).files;
-      },
-      get dirs() {
-        return (listed ??= writer.listing()).dirs;
-      },
-    };
+    // (mirror/archive.ts); the writer says what the folder holds (its paths spelt as an archive not patched
+    // iterates them).
+    const listing = writer.listing();
     for (const scope of scopes) {
       const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
