@@ -536,6 +536,12 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
 
 /** Whether sorted numbers hold one from a up to b (not b). */
 function holds(sorted: readonly number[], a: number, b: number): boolean {
+  const lo = lowerBound(sorted, a);
+  return lo < sorted.length && sorted[lo] < b;
+}
+
+/** The place of the first of sorted numbers not below a (their length when none is). */
+function lowerBound(sorted: ArrayLike<number>, a: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -543,7 +549,7 @@ function holds(sorted: readonly number[], a: number, b: number): boolean {
     if (sorted[mid] < a) lo = mid + 1;
     else hi = mid;
   }
-  return lo < sorted.length && sorted[lo] < b;
+  return lo;
 }
 
 /** The first 32 bits of a SHA-256 (hex). */
@@ -639,21 +645,8 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse)
   const n = places.prefix.length;
   const hexOf = (i: number) => text.toString('latin1', places.lines[i], places.lines[i] + 64);
   const pathOf = (i: number) => text.toString('utf8', places.lines[i] + 66, places.lines[i + 1] - 1);
-  // A file's number, by halving (the manifest is in archiveOrder's order: by name, then by path); -1: not listed.
-  const numberOf = (file: string) => {
-    const name = file.slice(file.lastIndexOf('/') + 1);
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      const p = pathOf(mid);
-      const order = byPathBytes(p.slice(p.lastIndexOf('/') + 1), name) || byPathBytes(p, file);
-      if (order === 0) return mid;
-      if (order < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return -1;
-  };
+  // A file's number (the manifest is in archiveOrder's order); -1: not listed.
+  const numberOf = (file: string) => placeIn(n, pathOf, file);
   const changed: ArchivePatch['changed'] = new Map();
   for (const file of reuse.writtenFiles) {
     if (!inScope(scope, file)) continue;
@@ -778,13 +771,7 @@ export function* contentChunks(content: Buffer, before: readonly { size?: number
     const to = cutAt(content, from);
     yield [from, to];
     from = to;
-    let lo = 0;
-    let hi = ordered.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ordered[mid] < to) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(ordered, to);
     tries = [...new Set([starts.get(to - shift) ?? -1, starts.get(to) ?? -1, lo - 1, lo])];
   }
 }
@@ -901,13 +888,12 @@ function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | n
       if (reuse?.written(entry.path)) written.push(entry.path);
     }
   }
-  const nameOf = (p: string) => p.slice(p.lastIndexOf('/') + 1);
   const folders = dirs.length;
   // The same files as the previous archive (a rebuild that added or removed none): its manifest lists them
   // in this order already (0.3 s less than sorting the shipped site's files; the index's version says this
   // code's order made it). As many files, and every file written since among them (any other was there
   // before): the same files. Each written one is looked up by halving (the manifest is in order).
-  if (reuse && reuse.paths.length === paths.length && written.every((p) => listedIn(reuse.paths, nameOf(p), p))) {
+  if (reuse && reuse.paths.length === paths.length && written.every((p) => placeIn(reuse.paths.length, (i) => reuse.paths[i], p) >= 0)) {
     for (const p of reuse.paths) dirs.push(p);
     return { paths: dirs, folders };
   }
@@ -930,19 +916,20 @@ function byPathBytesFrom(a: string, ai: number, b: string, bi: number): number {
   return a.length - ai - (b.length - bi);
 }
 
-/** Whether paths (in archiveOrder's order: by name, then by path) holds the path. */
-function listedIn(paths: readonly string[], name: string, file: string): boolean {
+/** The place of file among n paths in archiveOrder's order (by name, then by path; pathAt: the path at a place), by halving; -1: not there. */
+function placeIn(n: number, pathAt: (i: number) => string, file: string): number {
+  const name = file.slice(file.lastIndexOf('/') + 1);
   let lo = 0;
-  let hi = paths.length;
+  let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const p = paths[mid];
+    const p = pathAt(mid);
     const order = byPathBytes(p.slice(p.lastIndexOf('/') + 1), name) || byPathBytes(p, file);
-    if (order === 0) return true;
+    if (order === 0) return mid;
     if (order < 0) lo = mid + 1;
     else hi = mid;
   }
-  return false;
+  return -1;
 }
 
 /** Hashes every file into the manifest file (no archive line): the check before keeping a previous archive. */

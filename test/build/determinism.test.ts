@@ -2,15 +2,13 @@
 // nothing but the URLs. The global setup's site (the fixture site under
 // `npm test`, the full one under `npm run test:full`) is built a second time
 // and compared by its manifests.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { SITE_BASE_URL, siteDataDirs } from '../support/paths.ts';
 import { buildOk, turn } from '../support/run.ts';
-import { listFiles } from '../support/tree.ts';
+import { listFiles, suiteFolders } from '../support/tree.ts';
 
 async function build(data: string | string[], out: string, baseUrl: string): Promise<void> {
   await buildOk([...[data].flat().flatMap((d) => ['--data', d]), '--out', out, '--base-url', baseUrl]);
@@ -40,14 +38,7 @@ async function differences(a: string, b: string, files: string[], rewrite?: (tex
   return diff;
 }
 
-const temps: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-};
-// Two full trees: an rmSync of them blocks the worker for a minute on a busy machine.
-afterAll(() => Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true }))));
+const { make: tempDir, keep } = suiteFolders();
 
 /**
  * Every mirror scope's manifest, archive checksum (the site's and each
@@ -85,7 +76,7 @@ describe('builds are deterministic', () => {
 
   describe('a small release', () => {
     const data = makeRelease();
-    temps.push(data);
+    keep(data);
     const root = tempDir('jaspar-determinism-fixture-');
     const one = path.join(root, 'one');
     const two = path.join(root, 'two');

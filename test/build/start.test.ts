@@ -1,29 +1,21 @@
 // `npm run build` starts the CLI from a bundle of the generator (generator/start.mjs), not through tsx:
 // the same site, byte for byte, as the sources run by tsx write; paths beside the sources (assets, the
 // Node server's sources) are found from the bundle too; and the bundle is made again for other sources.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 import { buildOk, cliEnv, run, turn } from '../support/run.ts';
-import { listFiles } from '../support/tree.ts';
+import { listFiles, suiteFolders } from '../support/tree.ts';
 
-const temps: string[] = [];
-const tempDir = (prefix: string) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-};
-afterAll(() => Promise.all(temps.map((dir) => rm(dir, { recursive: true, force: true }))));
+const { make: tempDir, keep } = suiteFolders();
 
 const START = path.join(PROJECT_ROOT, 'generator/start.mjs');
 
 describe('npm run build: the CLI started from its bundle (generator/start.mjs)', () => {
   it('writes the same site, byte for byte, as the sources run by tsx', async () => {
-    const data = makeRelease();
+    const data = keep(makeRelease());
     const root = tempDir('jaspar-start-');
     const bundled = path.join(root, 'bundled');
     const sources = path.join(root, 'sources');
