@@ -8,7 +8,8 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { SITE_BASE_URL, siteDataDirs } from '../support/paths.ts';
 import { buildOk, turn } from '../support/run.ts';
-import { listFiles, suiteFolders } from '../support/tree.ts';
+import { suiteFolders } from '../support/folders.ts';
+import { listFiles } from '../support/tree.ts';
 
 async function build(data: string | string[], out: string, baseUrl: string): Promise<void> {
   await buildOk([...[data].flat().flatMap((d) => ['--data', d]), '--out', out, '--base-url', baseUrl]);

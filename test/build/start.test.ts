@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 import { buildOk, cliEnv, run, turn } from '../support/run.ts';
-import { listFiles, suiteFolders } from '../support/tree.ts';
+import { suiteFolders } from '../support/folders.ts';
+import { listFiles } from '../support/tree.ts';
 
 const { make: tempDir, keep } = suiteFolders();
 
