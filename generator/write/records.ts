@@ -50,11 +50,15 @@ function grown<T extends Float64Array | Int32Array | Uint8Array>(a: T, n: number
 }
 
 /**
- * The records behind the views. A file slot is found from its folder's and
- * name's numbers by open addressing (a table of slot numbers, no strings): a
- * path is looked up by its folder and name, each a Map lookup among the
- * folders and names. Slots are never freed: a file forgotten keeps its slot
- * (and its task key), flagged as no file, and comes back to it when set again.
+ * The records behind the views. A file slot is found by its whole path's
+ * hash (fnv1a, kept a slot) in open addressing (a table of slot numbers, no
+ * strings), and checked against its folder and name where they are spelt:
+ * nothing sliced, no Map looked up. Looked up by folder and name (the path
+ * cut at its last "/", each part a Map lookup) it was 0.7 µs a path, about
+ * 1.3 s of a one-count rebuild at load across reading the state, reusing
+ * tasks and pruning (issue 22). Slots are never freed: a file forgotten
+ * keeps its slot (and its task key), flagged as no file, and comes back to
+ * it when set again.
  */
 export class SiteRecords {
   readonly folders = new Spellings();
@@ -65,13 +69,14 @@ export class SiteRecords {
   private sizes = new Float64Array(1024);
   private ctimes = new Float64Array(1024);
   private flags = new Uint8Array(1024);
+  private pathHashes = new Int32Array(1024);
   private readonly keyOf: (string | undefined)[] = [];
   private slotCount = 0;
   private lastFolder = -1;
   private lastFolderText = '';
   fileCount = 0;
   keyCount = 0;
-  /** slot + 1 by the hash of (folder, name); 0: empty. */
+  /** slot + 1 by the hash of its path (pathHash); 0: empty. */
   private table = new Int32Array(2048);
   // Folders, by folder number: the mtime of each recorded one, and where it lies in the order they were recorded (-1: not recorded).
   private mtimes = new Float64Array(256);
@@ -93,31 +98,37 @@ export class SiteRecords {
     return folder === '' ? name : `${folder}/${name}`;
   }
 
+  /** Whether a slot's folder and name spell this path (compared in place: no string made). */
+  private spells(slot: number, rel: string): boolean {
+    const folder = this.folders.list[this.fileFolder[slot]];
+    const name = this.names.list[this.fileName[slot]];
+    if (folder === '') return rel === name;
+    return rel.length === folder.length + 1 + name.length && rel.charCodeAt(folder.length) === 47 && rel.endsWith(name) && rel.startsWith(folder);
+  }
+
   /** The slot of a path (made when asked: make), or -1. */
   slot(rel: string, make: boolean): number {
+    const hash = pathHash(rel);
+    const mask = this.table.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const held = this.table[at];
+      if (held === 0) break;
+      if (this.pathHashes[held - 1] === hash && this.spells(held - 1, rel)) return held - 1;
+    }
+    if (!make) return -1;
     // A path at the root is its name in the folder "" (one that starts with its only "/" too: spelt back as it was).
     const cut = rel.lastIndexOf('/');
     const nameText = cut <= 0 ? rel : rel.slice(cut + 1);
     // The folder of the path before, again (a task's files, the state's lines, a folder's entries): not sliced and looked up.
-    let folder: number | undefined;
+    let folder: number;
     if (cut > 0 && cut === this.lastFolderText.length && rel.startsWith(this.lastFolderText)) folder = this.lastFolder;
     else {
       const folderText = cut <= 0 ? '' : rel.slice(0, cut);
-      folder = make ? this.folder(folderText) : this.folders.find(folderText);
-      if (folder !== undefined) {
-        this.lastFolder = folder;
-        this.lastFolderText = folderText;
-      }
+      folder = this.folder(folderText);
+      this.lastFolder = folder;
+      this.lastFolderText = folderText;
     }
-    const name = make ? this.names.id(nameText) : this.names.find(nameText);
-    if (folder === undefined || name === undefined) return -1;
-    const mask = this.table.length - 1;
-    for (let at = pairHash(folder, name) & mask; ; at = (at + 1) & mask) {
-      const held = this.table[at];
-      if (held === 0) break;
-      if (this.fileFolder[held - 1] === folder && this.fileName[held - 1] === name) return held - 1;
-    }
-    if (!make) return -1;
+    const name = this.names.id(nameText);
     const slot = this.slotCount++;
     if (slot === this.sizes.length) {
       const n = slot * 2;
@@ -126,9 +137,11 @@ export class SiteRecords {
       this.sizes = grown(this.sizes, n);
       this.ctimes = grown(this.ctimes, n);
       this.flags = grown(this.flags, n);
+      this.pathHashes = grown(this.pathHashes, n);
     }
     this.fileFolder[slot] = folder;
     this.fileName[slot] = name;
+    this.pathHashes[slot] = hash;
     this.keyOf.push(undefined);
     // At most half full.
     if (this.slotCount * 2 > this.table.length) this.rehash(this.table.length * 2);
@@ -138,7 +151,7 @@ export class SiteRecords {
 
   private place(slot: number): void {
     const mask = this.table.length - 1;
-    let at = pairHash(this.fileFolder[slot], this.fileName[slot]) & mask;
+    let at = this.pathHashes[slot] & mask;
     while (this.table[at] !== 0) at = (at + 1) & mask;
     this.table[at] = slot + 1;
   }
@@ -169,10 +182,30 @@ export class SiteRecords {
   }
 
   setFile(slot: number, r: FileRecord): void {
+    this.setFileAt(slot, r.size, r.ctimeMs, r.adopted);
+  }
+
+  /** setFile without a record made (the state's 285,000 files are read through it: no object each). */
+  setFileAt(slot: number, size: number, ctimeMs: number, adopted: boolean): void {
     if (this.flags[slot] === NO_FILE) this.fileCount++;
-    this.sizes[slot] = r.size;
-    this.ctimes[slot] = r.ctimeMs;
-    this.flags[slot] = r.adopted ? ADOPTED : OWN;
+    this.sizes[slot] = size;
+    this.ctimes[slot] = ctimeMs;
+    this.flags[slot] = adopted ? ADOPTED : OWN;
+  }
+
+  /** Room for n file slots, made at once (the state read: its table not grown and rehashed a dozen times on the way). */
+  reserve(n: number): void {
+    if (n > this.sizes.length) {
+      this.fileFolder = grown(this.fileFolder, n);
+      this.fileName = grown(this.fileName, n);
+      this.sizes = grown(this.sizes, n);
+      this.ctimes = grown(this.ctimes, n);
+      this.flags = grown(this.flags, n);
+      this.pathHashes = grown(this.pathHashes, n);
+    }
+    let size = this.table.length;
+    while (n * 2 > size) size *= 2;
+    if (size > this.table.length) this.rehash(size);
   }
 
   forgetFile(slot: number): boolean {
@@ -269,11 +302,12 @@ export class SiteRecords {
   };
 }
 
-/** Where a file of this folder and name starts looking in the table. */
-function pairHash(folder: number, name: number): number {
-  let h = Math.imul(folder ^ 0x9e3779b9, 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13) ^ name, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+/** A path's hash (FNV-1a, mixed at the end: the table takes its low bits). */
+function pathHash(rel: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < rel.length; i++) h = Math.imul(h ^ rel.charCodeAt(i), 0x01000193);
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  return (h ^ (h >>> 13)) | 0;
 }
 
 /** Every file of the site with its record, as a Map of paths to records would give them (get makes the record it returns). */

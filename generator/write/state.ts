@@ -151,7 +151,9 @@ function parseBinaryState(bytes: Buffer): BuildState | null {
   state.fingerprint = meta.fingerprint;
   state.report = meta.report ?? null;
   const adopted = parts[7];
-  for (let i = 0; i < paths.length; i++) state.files.set(paths[i], { size: sizes[i], ctimeMs: ctimes[i], adopted: adopted[i] === 1 });
+  const { records } = state;
+  records.reserve(paths.length);
+  for (let i = 0; i < paths.length; i++) records.setFileAt(records.slot(paths[i], true), sizes[i], ctimes[i], adopted[i] === 1);
   for (let i = 0; i < keyPaths.length; i++) state.keys.set(keyPaths[i], keys[i]);
   for (let i = 0; i < dirPaths.length; i++) state.dirs.set(dirPaths[i], mtimes[i]);
   // A path given twice (a line break in a path) leaves fewer entries than lines: nothing to trust.
