@@ -109,13 +109,8 @@ export class SiteRecords {
   /** The slot of a path (made when asked: make), or -1. */
   slot(rel: string, make: boolean): number {
     const hash = pathHash(rel);
-    const mask = this.table.length - 1;
-    for (let at = hash & mask; ; at = (at + 1) & mask) {
-      const held = this.table[at];
-      if (held === 0) break;
-      if (this.pathHashes[held - 1] === hash && this.spells(held - 1, rel)) return held - 1;
-    }
-    if (!make) return -1;
+    const found = this.find(rel, hash);
+    if (found >= 0 || !make) return found;
     // A path at the root is its name in the folder "" (one that starts with its only "/" too: spelt back as it was).
     const cut = rel.lastIndexOf('/');
     const nameText = cut <= 0 ? rel : rel.slice(cut + 1);
@@ -128,7 +123,21 @@ export class SiteRecords {
       this.lastFolder = folder;
       this.lastFolderText = folderText;
     }
-    const name = this.names.id(nameText);
+    return this.insert(folder, this.names.id(nameText), hash);
+  }
+
+  /** The slot of a path by its hash (pathHash), or -1. */
+  private find(rel: string, hash: number): number {
+    const mask = this.table.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const held = this.table[at];
+      if (held === 0) return -1;
+      if (this.pathHashes[held - 1] === hash && this.spells(held - 1, rel)) return held - 1;
+    }
+  }
+
+  /** A new slot for a path not in the table, by its folder's and name's numbers and its hash. */
+  private insert(folder: number, name: number, hash: number): number {
     const slot = this.slotCount++;
     if (slot === this.sizes.length) {
       const n = slot * 2;
@@ -206,6 +215,27 @@ export class SiteRecords {
     let size = this.table.length;
     while (n * 2 > size) size *= 2;
     if (size > this.table.length) this.rehash(size);
+  }
+
+  /** Whether a slot holds a file, and its size. */
+  hasFile(slot: number): boolean {
+    return this.flags[slot] !== NO_FILE;
+  }
+
+  sizeAt(slot: number): number {
+    return this.sizes[slot];
+  }
+
+  /**
+   * The file at `rel`, as another state's slot has it (the writer's reuse: about 285,000 files a rebuild): its
+   * hash, folder and name taken from there, so that the path is neither hashed, nor cut, nor its parts hashed again.
+   */
+  copyFile(rel: string, from: SiteRecords, fromSlot: number): void {
+    const hash = from.pathHashes[fromSlot];
+    let slot = this.find(rel, hash);
+    if (slot < 0) slot = this.insert(this.folder(from.folders.list[from.fileFolder[fromSlot]]), this.names.id(from.names.list[from.fileName[fromSlot]]), hash);
+    const flag = from.flags[fromSlot];
+    this.setFileAt(slot, from.sizes[fromSlot], from.ctimes[fromSlot], flag === ADOPTED);
   }
 
   forgetFile(slot: number): boolean {
