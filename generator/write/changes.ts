@@ -60,28 +60,21 @@ export function treeChangesOffThread(root: string, state: BuildState): Promise<T
 
 /** The files from the from-th on (state order) and every folder, on a worker; firstOnly as treeChanges. stop(): the answer is no longer wanted. */
 function lookOffThread(root: string, state: BuildState, from: number, firstOnly: boolean): { found: Promise<TreeChanges | null>; stop(): void } {
-  const files: string[] = [];
-  const sizes = new Float64Array(Math.max(0, state.files.size - from));
-  const ctimes = new Float64Array(sizes.length);
-  let i = 0;
-  for (const [rel, r] of state.files) {
-    if (i++ < from) continue;
-    sizes[files.length] = r.size;
-    ctimes[files.length] = r.ctimeMs;
-    files.push(rel);
-  }
+  // The files as numbers, spelt by the worker (records.ts fileParts): only the altered ones are spelt here.
+  const files = state.records.fileParts(from);
   const dirs = [...state.dirs.keys()];
   const mtimes = Float64Array.from(state.dirs.values());
   let worker: Worker | null = null;
   const found = new Promise<TreeChanges | null>((resolve) => {
     try {
-      worker = new Worker(TREE_CHECK, { eval: true, workerData: { root, files: files.join('\0'), sizes, ctimes, dirs: dirs.join('\0'), mtimes, firstOnly }, transferList: [sizes.buffer, ctimes.buffer, mtimes.buffer] });
+      const workerData = { root, folders: files.folders.join('\0'), names: files.names.join('\0'), folder: files.folder, name: files.name, sizes: files.sizes, ctimes: files.ctimes, dirs: dirs.join('\0'), mtimes, firstOnly };
+      worker = new Worker(TREE_CHECK, { eval: true, workerData, transferList: [files.folder.buffer as ArrayBuffer, files.name.buffer as ArrayBuffer, files.sizes.buffer as ArrayBuffer, files.ctimes.buffer as ArrayBuffer, mtimes.buffer] });
     } catch {
       resolve(null);
       return;
     }
     worker.once('message', (r: { altered: Int32Array; dirs: Int32Array }) => {
-      const altered = new Set(Array.from(r.altered, (j) => files[j]));
+      const altered = new Set(Array.from(r.altered, (j) => state.records.pathAt(files.slots[j])));
       resolve({ altered, extras: firstOnly && altered.size > 0 ? [] : folderExtras(root, state, Array.from(r.dirs, (j) => dirs[j]), firstOnly) });
     });
     worker.once('error', () => resolve(null));
@@ -114,13 +107,15 @@ function folderExtras(root: string, state: BuildState, dirs: readonly string[], 
 const TREE_CHECK = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { lstatSync } = require('node:fs');
-const { root, sizes, ctimes, mtimes, firstOnly } = workerData;
-const files = workerData.files === '' ? [] : workerData.files.split('\\0');
+const { root, folder, name, sizes, ctimes, mtimes, firstOnly } = workerData;
+const folders = workerData.folders.split('\\0');
+const names = workerData.names.split('\\0');
 const dirs = workerData.dirs === '' ? [] : workerData.dirs.split('\\0');
 const at = (rel) => lstatSync(rel ? root + '/' + rel : root, { throwIfNoEntry: false });
 const altered = [];
-for (let i = 0; i < files.length; i++) {
-  const st = at(files[i]);
+for (let i = 0; i < sizes.length; i++) {
+  const dir = folders[folder[i]];
+  const st = at(dir === '' ? names[name[i]] : dir + '/' + names[name[i]]);
   if (!st || !st.isFile() || st.size !== sizes[i] || st.ctimeMs !== ctimes[i]) {
     altered.push(i);
     if (firstOnly) break;

@@ -238,6 +238,43 @@ export class SiteRecords {
     this.setFileAt(slot, from.sizes[fromSlot], from.ctimes[fromSlot], flag === ADOPTED);
   }
 
+  /** Whether this state holds a file at the path of another state's slot (prune: compared by hash, folder and name, the path not spelt). */
+  holdsFileOf(from: SiteRecords, fromSlot: number): boolean {
+    const hash = from.pathHashes[fromSlot];
+    const folder = from.folders.list[from.fileFolder[fromSlot]];
+    const name = from.names.list[from.fileName[fromSlot]];
+    const mask = this.table.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const held = this.table[at];
+      if (held === 0) return false;
+      const slot = held - 1;
+      if (this.pathHashes[slot] === hash && this.folders.list[this.fileFolder[slot]] === folder && this.names.list[this.fileName[slot]] === name) return this.flags[slot] !== NO_FILE;
+    }
+  }
+
+  /**
+   * The files from the from-th on (in slot order, as the files view gives them) as numbers: each one's slot,
+   * folder and name numbers with the spellings, size and ctime, for another thread to spell and look at
+   * (write/changes.ts): spelt here, with a record object each, the shipped site's 285,000 paths were made
+   * on this thread while it planned, and joined into one string.
+   */
+  fileParts(from: number): { folders: readonly string[]; names: readonly string[]; slots: Int32Array; folder: Int32Array; name: Int32Array; sizes: Float64Array; ctimes: Float64Array } {
+    const n = Math.max(0, this.fileCount - from);
+    const parts = { folders: this.folders.list, names: this.names.list, slots: new Int32Array(n), folder: new Int32Array(n), name: new Int32Array(n), sizes: new Float64Array(n), ctimes: new Float64Array(n) };
+    let i = 0;
+    let j = 0;
+    for (let slot = 0; slot < this.slotCount && j < n; slot++) {
+      if (this.flags[slot] === NO_FILE || i++ < from) continue;
+      parts.slots[j] = slot;
+      parts.folder[j] = this.fileFolder[slot];
+      parts.name[j] = this.fileName[slot];
+      parts.sizes[j] = this.sizes[slot];
+      parts.ctimes[j] = this.ctimes[slot];
+      j++;
+    }
+    return parts;
+  }
+
   forgetFile(slot: number): boolean {
     if (slot < 0 || this.flags[slot] === NO_FILE) return false;
     this.flags[slot] = NO_FILE;
