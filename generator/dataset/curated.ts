@@ -170,8 +170,15 @@ export function loadRelease(dataDir: string, info: ReleaseInfo, parsed?: ParsedF
   return { info, matrices };
 }
 
-/** A file's path under the folder's real path (the key its content hash has, when no link lies on the way; else no hash is found and the file is read). */
-const realIn = (folder: ReleaseFolder, sub: string, file: string): string | null => (folder.real === null ? null : path.join(folder.real, sub, path.basename(file)));
+/** A file's path under the folder's real path (the key its content hash has, when no link lies on the way; else no hash is found and the file is read).
+ *  Joined by hand: the real path is absolute and normalized, sub a plain folder name and the file's name has no "/", so path.join
+ *  would give the same text; with path.join and basename for each of 5,600 files it was 0.2 s of a rebuild's plan at load. */
+const realIn = (folder: ReleaseFolder, sub: string, file: string): string | null => {
+  if (folder.real === null) return null;
+  const name = file.slice(file.lastIndexOf(path.sep) + 1);
+  const root = folder.real.endsWith(path.sep) ? folder.real : `${folder.real}${path.sep}`;
+  return sub === '' ? `${root}${name}` : `${root}${sub}${path.sep}${name}`;
+};
 
 /** The first spelling of each value, by column, compared without case. */
 class CaseSpellings {

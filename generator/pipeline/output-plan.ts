@@ -148,6 +148,18 @@ class NameTable {
     return -1;
   }
 
+  /** The owner of the name that is text's first `length` characters, or -1 (the folder of a path, found without slicing it: a claim a path). */
+  findPrefix(text: string, length: number, hash: number): number {
+    const { slots, hashes } = this;
+    const mask = slots.length - 1;
+    for (let i = hash & mask; slots[i] !== 0; i = (i + 1) & mask) {
+      if (hashes[i] !== hash) continue;
+      const spelt = this.spell(slots[i] - 1);
+      if (spelt !== undefined && spelt.length === length && text.startsWith(spelt)) return slots[i] - 1;
+    }
+    return -1;
+  }
+
   /** Adds a name not in the table yet (find first). */
   insert(hash: number, owner: number): void {
     // At most three slots in four taken: linear probes stay short.
@@ -450,7 +462,7 @@ export class OutputPlan {
     if (!ascii) lower = lowerHash(relPath);
     if (this.files.ownerOf(relPath, hash) >= 0) throw new Error(`two resources map to the same output file ${relPath}`);
     if (this.folderTable.find(relPath, hash) >= 0) throw new Error(`output file ${relPath} would replace a folder of other outputs`);
-    let parent = cut < 0 ? 0 : this.folderTable.find(relPath.slice(0, cut), parentHash);
+    let parent = cut < 0 ? 0 : this.folderTable.findPrefix(relPath, cut, parentHash);
     if (parent < 0) {
       // A new folder: check each ancestor once and count it in its own parent.
       const parts = relPath.split('/');
