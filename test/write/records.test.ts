@@ -113,4 +113,48 @@ describe('the writer state as columns', () => {
     for (let i = 0; i < 3000; i++) made.add(`d${i}`);
     expect(made.has('d2999') && made.has('api/v1') && !made.has('d3000')).toBe(true);
   });
+
+  it('copies a file from another state\'s slot, tells which of its files it holds, and gives its files as numbers in the views\' order', () => {
+    const next = random(5);
+    const before = new SiteRecords();
+    const after = new SiteRecords();
+    const paths = new Set<string>();
+    for (let i = 0; i < 4_000; i++) {
+      const folder = FOLDERS[Math.floor(next() * FOLDERS.length)];
+      const name = `${Math.floor(next() * 300)}${NAMES[Math.floor(next() * NAMES.length)]}`;
+      paths.add(folder === '' ? name : `${folder}/${name}`);
+    }
+    // Paths at the root, one that starts with its only "/", and one only the second state has.
+    paths.add('a').add('/a').add('a/a');
+    const list = [...paths];
+    list.forEach((rel, i) => before.files.set(rel, { size: i, ctimeMs: i * 2, adopted: i % 5 === 0 }));
+    for (const rel of list.filter((_, i) => i % 3 === 0)) before.files.delete(rel);
+    after.files.set('only/after', { size: 1, ctimeMs: 1, adopted: false });
+    // Half copied by slot (the writer's reuse), the rest set by path in the second state or not at all.
+    const copied = new Map<string, unknown>();
+    list.forEach((rel, i) => {
+      const slot = before.slot(rel, false);
+      if (i % 2 === 0 && before.hasFile(slot)) {
+        after.copyFile(rel, before, slot);
+        copied.set(rel, before.files.get(rel));
+      }
+    });
+    for (const [rel, r] of copied) expect(after.files.get(rel)).toEqual(r);
+    expect(after.files.size).toBe(copied.size + 1);
+    for (const slot of before.fileSlots()) expect(after.holdsFileOf(before, slot)).toBe(after.files.has(before.pathAt(slot)));
+    // A file forgotten in the second state is not held.
+    const gone = [...copied.keys()][0];
+    after.files.delete(gone);
+    expect(after.holdsFileOf(before, before.slot(gone, false))).toBe(false);
+    // fileParts from the n-th file on: the files view's order, spelt from the numbers.
+    for (const from of [0, 7, before.files.size]) {
+      const parts = before.fileParts(from);
+      const spelt = Array.from(parts.slots, (_, j) => (parts.folders[parts.folder[j]] === '' ? parts.names[parts.name[j]] : `${parts.folders[parts.folder[j]]}/${parts.names[parts.name[j]]}`));
+      const expected = [...before.files].slice(from);
+      expect(spelt).toEqual(expected.map(([rel]) => rel));
+      expect(Array.from(parts.sizes)).toEqual(expected.map(([, r]) => r.size));
+      expect(Array.from(parts.ctimes)).toEqual(expected.map(([, r]) => r.ctimeMs));
+      expect(Array.from(parts.slots, (slot) => before.pathAt(slot))).toEqual(spelt);
+    }
+  });
 });
