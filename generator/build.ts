@@ -516,6 +516,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
   const salt = hashOf(sources, base, ...linksKey(options));
   // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
+  // Its CPU counts in the plan step (cpuUsage counts every thread): for the shipped site about 1.2 s, 0.8 s of it the
+  // kernel's 285,000 lstats (measured at load 20), which is why the step rose 3.8 -> 4.6 s when the look moved here.
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   // Plan: every output path, with its content or the task that renders it.
   let planned: ({ plan: OutputPlan; report: PlanReport; keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
