@@ -11,8 +11,8 @@ import { consensus, reverseComplement, totalInformation } from '../logos/summary
 import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, DOWNLOADS_PAGE, FAVICON, HOME, JASPAR_SITE, LIST, LIST_VALUE, SEARCH_PAGE, SITE_CSS, SITE_JS, indexDir, listDir, queryString, sitesPath,
 } from '../routes/paths.ts';
-import { toJson } from './json.ts';
-import { lastRecord, perRecordWith } from './records.ts';
+import { listJson, toJson, writeJson } from './json.ts';
+import { lastRecord, perItem, perRecordWith } from './records.ts';
 import type { Format, FormatContext, Link, Nav, Resource } from './types.ts';
 
 export { SEARCH_PAGE, SITE_CSS as API_CSS, SITE_JS as API_JS };
@@ -131,6 +131,9 @@ export function jsonWithLinks(json: string): string {
   }
   return html + escapeHtml(json.slice(last));
 }
+
+/** A list item as the response shows it (at the depth of a list's results), linked and escaped once per record. */
+const linkedItem = perItem((item) => jsonWithLinks(writeJson(item, 4, ' '.repeat(8))));
 
 function links(items: Link[], current?: string): string {
   return items
@@ -341,7 +344,7 @@ ${matrixDetail(resource, context)}${listFilters(resource)}${indexTable(resource)
 <b>Content-Type:</b> application/json
 <b>Vary:</b> Accept
 
-`, nav.root) + jsonWithLinks(toJson(resource.body, 4)) + rebase(`</pre>
+`, nav.root) + (listJson(resource, 4, linkedItem, jsonWithLinks) ?? jsonWithLinks(toJson(resource.body, 4))) + rebase(`</pre>
 </details>
 </main>
 ${siteFooter(context.release)}
