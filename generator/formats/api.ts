@@ -320,11 +320,25 @@ function indexTable(resource: Resource): string {
 function listFilters(resource: Resource): string {
   const view = resource.nav.view;
   if (!view?.choices || resource.kind !== 'list') return '';
-  const { filters, pageSize, choices } = view;
+  // The same on every page of a view (each page's nav is its own object: compared by what it prints from).
+  const key = JSON.stringify([view.filters, view.pageSize, view.pageSizes, view.choices]);
+  let text = shownFilters.get(key);
+  if (text === undefined) {
+    if (shownFilters.size >= FILTERS_KEPT) shownFilters.clear();
+    shownFilters.set(key, (text = filterSection(view.filters, view.pageSize, view.pageSizes, view.choices)));
+  }
+  return text;
+}
+
+/** The filter sections of the last views shown (a worker renders the pages of many views over the same records at once). */
+const shownFilters = new Map<string, string>();
+const FILTERS_KEPT = 1_000;
+
+function filterSection(filters: Record<string, string>, pageSize: number, pageSizes: readonly number[], choices: NonNullable<NonNullable<Nav['view']>['choices']>): string {
   const option = (value: string, label: string, selected: boolean) => `<option value="${escapeHtml(value)}"${selected ? ' selected' : ''}>${escapeHtml(label)}</option>`;
   const select = (key: 'collection' | 'tax_group', label: string) =>
     `<label>${label} <select name="${key}">${option('', 'all', !filters[key])}${choices[key].map((v) => option(v, v, filters[key] === v)).join('')}</select></label>`;
-  const sizes = view.pageSizes.map((n) => option(String(n), String(n), n === pageSize)).join('');
+  const sizes = pageSizes.map((n) => option(String(n), String(n), n === pageSize)).join('');
   const chips = (key: 'collection' | 'tax_group') => choices[key].map((v) => (filters[key] === v && Object.keys(filters).length === 1 ? `<strong>${escapeHtml(v)}</strong>` : listLink(key, v))).join(' ');
   return `<section class="filters" aria-label="Filter the list">
 <p><span class="muted">Collection:</span> ${chips('collection')} <span class="muted">Taxon:</span> ${chips('tax_group')} · ${a(listDir(1, DEFAULT_PAGE_SIZE, { version: 'latest' }), 'latest versions only')}${Object.keys(filters).length ? ` · ${a(listDir(1), 'all matrices')}` : ''}</p>
