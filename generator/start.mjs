@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { threadId } from 'node:worker_threads';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, '.cache/generator');
@@ -83,8 +84,9 @@ export async function bundled(entry) {
     });
     try {
       mkdirSync(CACHE, { recursive: true });
-      // Written whole, then renamed: a build started meanwhile finds the whole bundle or none.
-      const temp = `${file}.${process.pid}`;
+      // Written whole, then renamed: a build started meanwhile finds the whole bundle or none. The render
+      // workers (threads of one process) make theirs at once (pipeline/pool.ts): each writes its own.
+      const temp = `${file}.${process.pid}.${threadId}`;
       writeFileSync(temp, result.outputFiles[0].contents);
       renameSync(temp, file);
     } catch {

@@ -11,8 +11,8 @@ import { consensus, reverseComplement, totalInformation } from '../logos/summary
 import {
   API, DEFAULT_PAGE_SIZE, DOCS_DIR, DOWNLOADS_PAGE, FAVICON, HOME, JASPAR_SITE, LIST, LIST_VALUE, SEARCH_PAGE, SITE_CSS, SITE_JS, indexDir, listDir, queryString, sitesPath,
 } from '../routes/paths.ts';
-import { toJson } from './json.ts';
-import { lastRecord, perRecordWith } from './records.ts';
+import { listJson, toJson, writeJson } from './json.ts';
+import { lastRecord, perItem, perRecordWith } from './records.ts';
 import type { Format, FormatContext, Link, Nav, Resource } from './types.ts';
 
 export { SEARCH_PAGE, SITE_CSS as API_CSS, SITE_JS as API_JS };
@@ -26,8 +26,22 @@ export { SEARCH_PAGE, SITE_CSS as API_CSS, SITE_JS as API_JS };
  */
 export function rebase(html: string, root: string | undefined): string {
   if (!root) return html;
-  return html.replace(/ (href|src|action|data-dir|data-index|data-size-of)="\//g, (_, attribute: string) => ` ${attribute}="${root}/`);
+  // What / (href|src|action|data-dir|data-index|data-size-of)="\//g would replace, found by indexOf: the regex
+  // tried its alternation at every space of the page (1 s of a one-thread render of both releases, whose second
+  // lives under /releases/2026).
+  let out = '';
+  let last = 0;
+  for (let at = html.indexOf('="/'); at !== -1; at = html.indexOf('="/', at + 3)) {
+    const space = html.lastIndexOf(' ', at);
+    if (space === -1 || !REBASED.has(html.slice(space + 1, at))) continue;
+    out += html.slice(last, at + 2) + root;
+    last = at + 2;
+  }
+  return last === 0 ? html : out + html.slice(last);
 }
+
+/** The attributes rebase() prefixes: URLs, and the data- attributes the scripts read as URLs. */
+const REBASED = new Set(['href', 'src', 'action', 'data-dir', 'data-index', 'data-size-of']);
 
 /** The head every page for people shares; `extra`: lines to add before </head>. */
 export function htmlHead(title: string, extra = ''): string {
@@ -131,6 +145,9 @@ export function jsonWithLinks(json: string): string {
   }
   return html + escapeHtml(json.slice(last));
 }
+
+/** A list item as the response shows it (at the depth of a list's results), linked and escaped once per record. */
+const linkedItem = perItem((item) => jsonWithLinks(writeJson(item, 4, ' '.repeat(8))));
 
 function links(items: Link[], current?: string): string {
   return items
@@ -303,11 +320,25 @@ function indexTable(resource: Resource): string {
 function listFilters(resource: Resource): string {
   const view = resource.nav.view;
   if (!view?.choices || resource.kind !== 'list') return '';
-  const { filters, pageSize, choices } = view;
+  // The same on every page of a view (each page's nav is its own object: compared by what it prints from).
+  const key = JSON.stringify([view.filters, view.pageSize, view.pageSizes, view.choices]);
+  let text = shownFilters.get(key);
+  if (text === undefined) {
+    if (shownFilters.size >= FILTERS_KEPT) shownFilters.clear();
+    shownFilters.set(key, (text = filterSection(view.filters, view.pageSize, view.pageSizes, view.choices)));
+  }
+  return text;
+}
+
+/** The filter sections of the last views shown (a worker renders the pages of many views over the same records at once). */
+const shownFilters = new Map<string, string>();
+const FILTERS_KEPT = 1_000;
+
+function filterSection(filters: Record<string, string>, pageSize: number, pageSizes: readonly number[], choices: NonNullable<NonNullable<Nav['view']>['choices']>): string {
   const option = (value: string, label: string, selected: boolean) => `<option value="${escapeHtml(value)}"${selected ? ' selected' : ''}>${escapeHtml(label)}</option>`;
   const select = (key: 'collection' | 'tax_group', label: string) =>
     `<label>${label} <select name="${key}">${option('', 'all', !filters[key])}${choices[key].map((v) => option(v, v, filters[key] === v)).join('')}</select></label>`;
-  const sizes = view.pageSizes.map((n) => option(String(n), String(n), n === pageSize)).join('');
+  const sizes = pageSizes.map((n) => option(String(n), String(n), n === pageSize)).join('');
   const chips = (key: 'collection' | 'tax_group') => choices[key].map((v) => (filters[key] === v && Object.keys(filters).length === 1 ? `<strong>${escapeHtml(v)}</strong>` : listLink(key, v))).join(' ');
   return `<section class="filters" aria-label="Filter the list">
 <p><span class="muted">Collection:</span> ${chips('collection')} <span class="muted">Taxon:</span> ${chips('tax_group')} · ${a(listDir(1, DEFAULT_PAGE_SIZE, { version: 'latest' }), 'latest versions only')}${Object.keys(filters).length ? ` · ${a(listDir(1), 'all matrices')}` : ''}</p>
@@ -341,7 +372,7 @@ ${matrixDetail(resource, context)}${listFilters(resource)}${indexTable(resource)
 <b>Content-Type:</b> application/json
 <b>Vary:</b> Accept
 
-`, nav.root) + jsonWithLinks(toJson(resource.body, 4)) + rebase(`</pre>
+`, nav.root) + (listJson(resource, 4, linkedItem, jsonWithLinks) ?? jsonWithLinks(toJson(resource.body, 4))) + rebase(`</pre>
 </details>
 </main>
 ${siteFooter(context.release)}

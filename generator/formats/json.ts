@@ -2,7 +2,9 @@
 // unescaped, floats as Python prints them. U+2028/2029 are escaped, as DRF
 // does, so the text is also valid JavaScript (JSONP).
 import { pyRepr } from '../dataset/numbers.ts';
-import { PyFloat, type Format, type Json } from './types.ts';
+import type { Matrix } from '../dataset/types.ts';
+import { perItem } from './records.ts';
+import { PyFloat, type Format, type Json, type Resource } from './types.ts';
 
 export function toJson(value: Json, indent = 0): string {
   if (indent !== 0 || value === null || typeof value !== 'object') return write(value, indent, '');
@@ -17,6 +19,39 @@ export function toJson(value: Json, indent = 0): string {
 
 let lastBody: { value: Json; text: string } = { value: null, text: '' };
 let lastList: { value: Json; text: string } = { value: null, text: '' };
+
+/**
+ * A list's or versions' body ({…, "results": [items]}, results last, one item a record shown) as write()
+ * prints it, each item printed by item(record, item) at its depth (two indents) and the rest by shape()
+ * (the api format links and escapes it; the item's text is already so); null for any other body.
+ */
+export function listJson(resource: Resource, indent: number, item: (m: Matrix, value: Json) => string, shape: (text: string) => string = (t) => t): string | null {
+  const body = resource.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || body instanceof PyFloat) return null;
+  const results = body.results;
+  if (!Array.isArray(results) || results.length === 0 || results.length !== resource.matrices.length) return null;
+  let last = '';
+  for (const key in body) last = key;
+  if (last !== 'results') return null;
+  // The body with no results ends "[]" and its close: the items go in their place.
+  const tail = indent > 0 ? '\n}' : '}';
+  const head = write({ ...body, results: [] }, indent, '');
+  const pad = ' '.repeat(indent);
+  const open = indent > 0 ? `\n${pad}${pad}` : '';
+  const sep = indent > 0 ? `,\n${pad}${pad}` : ',';
+  let text = `${shape(head.slice(0, head.length - 2 - tail.length))}[${open}${item(resource.matrices[0], results[0])}`;
+  for (let i = 1; i < results.length; i++) text += sep + item(resource.matrices[i], results[i]);
+  return `${text}${indent > 0 ? `\n${pad}` : ''}]${tail}`;
+}
+
+/** A list item in compact JSON, printed once per record (records.ts perItem). */
+const compactItem = perItem((value) => write(value, 0, ''));
+
+/** The json and jsonp formats' text: a list's items printed once per record. */
+export const bodyJson = (resource: Resource): string => listJson(resource, 0, compactItem) ?? toJson(resource.body);
+
+/** write() for the api format, which prints a list's items on their own (listJson). */
+export const writeJson = (value: Json, indent: number, pad: string): string => write(value, indent, pad);
 
 function write(value: Json, indent: number, pad: string): string {
   if (value === null) return 'null';
@@ -75,5 +110,5 @@ export const json: Format = {
   id: 'json',
   mediaType: 'application/json',
   extension: 'json',
-  render: (resource) => toJson(resource.body),
+  render: bodyJson,
 };

@@ -1,6 +1,6 @@
 // JSONP as djangorestframework-jsonp writes it: callback(<json>); with the
 // default callback name. A static file cannot honour ?callback=<name>.
-import { toJson } from './json.ts';
+import { bodyJson } from './json.ts';
 import type { Format } from './types.ts';
 
 export const JSONP_CALLBACK = 'callback';
@@ -9,5 +9,5 @@ export const jsonp: Format = {
   id: 'jsonp',
   mediaType: 'application/javascript; charset=utf-8',
   extension: 'js',
-  render: (resource) => `${JSONP_CALLBACK}(${toJson(resource.body)});`,
+  render: (resource) => `${JSONP_CALLBACK}(${bodyJson(resource)});`,
 };

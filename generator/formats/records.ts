@@ -17,6 +17,7 @@
 // costs little), nor the large parts of a matrix page: lastRecord keeps
 // those for the one record a base id's page shows again right after.
 import type { Matrix } from '../dataset/types.ts';
+import type { Json } from './types.ts';
 
 /** render(m), made once per record. */
 export function perRecord(render: (m: Matrix) => string): (m: Matrix) => string {
@@ -47,6 +48,46 @@ export function lastRecord(render: (m: Matrix) => string): (m: Matrix) => string
     if (last?.m !== m) last = { m, text: render(m) };
     return last.text;
   };
+}
+
+/**
+ * render(item) of a list item (a list's or versions' result: plan/resources.ts listItem), kept per record
+ * while its item is equal. A list item is made anew for every page, so it is compared to the kept one
+ * field by field (seven short strings); a record is on dozens of list pages in each of the json, jsonp
+ * and api formats, and printing the item (escaped and linked, for api) was most of a list page's CPU.
+ * Only items whose fields are all strings, numbers, booleans or null are kept.
+ */
+export function perItem(render: (item: Json) => string): (m: Matrix, item: Json) => string {
+  const memo = new WeakMap<Matrix, { keys: string[]; item: { [key: string]: Json }; text: string }>();
+  return (m, item) => {
+    const kept = memo.get(m);
+    if (kept !== undefined && sameFlat(kept.keys, kept.item, item)) return kept.text;
+    const text = flat(render(item));
+    if (isFlat(item)) memo.set(m, { keys: Object.keys(item), item, text });
+    return text;
+  };
+}
+
+/** A plain object (not an array, not a PyFloat). */
+const isObject = (value: Json): value is { [key: string]: Json } => value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+
+const isFlat = (item: Json): item is { [key: string]: Json } => {
+  if (!isObject(item)) return false;
+  for (const key in item) {
+    const v = item[key];
+    if (v !== null && typeof v === 'object') return false;
+  }
+  return true;
+};
+
+/** The same keys in the same order with the same values (kept: a flat item). */
+function sameFlat(keys: readonly string[], kept: { [key: string]: Json }, item: Json): boolean {
+  if (!isObject(item)) return false;
+  let n = 0;
+  for (const key in item) {
+    if (key !== keys[n++] || !Object.is(item[key], kept[key])) return false;
+  }
+  return n === keys.length;
 }
 
 /**

@@ -3,6 +3,8 @@
 // that look like numbers quoted ('1'), floats as Python prints them.
 import yaml from 'js-yaml';
 import { pyRepr } from '../dataset/numbers.ts';
+import type { Matrix } from '../dataset/types.ts';
+import { perItem } from './records.ts';
 import { PyFloat, type Format, type Json } from './types.ts';
 
 // This type replaces js-yaml's float type (same tag), so it must also read
@@ -30,9 +32,10 @@ const schema = yaml.DEFAULT_SCHEMA.extend({ implicit: [pyFloatType] });
 
 const OPTIONS: yaml.DumpOptions = { schema, sortKeys: true, noArrayIndent: true, lineWidth: -1, noRefs: true };
 
-export function toYaml(value: Json): string {
+/** The value in YAML; shown: the records a list's or versions' results show, one an item, whose items are printed once per record. */
+export function toYaml(value: Json, shown?: readonly Matrix[]): string {
   try {
-    const text = node(value, 0, true, false);
+    const text = node(value, 0, true, false, shown);
     return text === '' ? text : `${text}\n`;
   } catch (error) {
     if (error !== UNUSUAL) throw error;
@@ -62,7 +65,7 @@ const UNUSUAL = new Error('a value for js-yaml itself');
 const line = (level: number): string => `\n${'  '.repeat(level)}`;
 
 /** writeNode of js-yaml (flowLevel -1, indent 2, no refs): a node at level; compact: its first line continues the line before. */
-function node(value: Json, level: number, compact: boolean, inSequence: boolean): string {
+function node(value: Json, level: number, compact: boolean, inSequence: boolean, shown?: readonly Matrix[]): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
@@ -83,9 +86,11 @@ function node(value: Json, level: number, compact: boolean, inSequence: boolean)
     // noArrayIndent: a sequence that is a mapping's value is written at its key's level.
     const at = inSequence || level === 0 ? level : level - 1;
     let text = '';
-    for (const item of value) {
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
       if (item === undefined) throw UNUSUAL;
-      const dump = node(item, at + 1, true, true);
+      // A list's item at the top level's results (at 0), printed once per record: a record is on dozens of list pages.
+      const dump = shown !== undefined && at === 0 ? topItem(shown[i], item) : node(item, at + 1, true, true);
       if (!compact || text !== '') text += line(at);
       text += dump.charCodeAt(0) === 10 ? `-${dump}` : `- ${dump}`;
     }
@@ -100,12 +105,15 @@ function node(value: Json, level: number, compact: boolean, inSequence: boolean)
     if (item === undefined) throw UNUSUAL;
     const name = scalar(key);
     if (name.length > 1024) throw UNUSUAL;
-    const dump = node(item, level + 1, false, false);
+    const dump = node(item, level + 1, false, false, level === 0 && key === 'results' && Array.isArray(item) && item.length === shown?.length ? shown : undefined);
     if (!compact || text !== '') text += line(level);
     text += dump.charCodeAt(0) === 10 ? `${name}:${dump}` : `${name}: ${dump}`;
   }
   return text;
 }
+
+/** A list's item at the top level's results (a sequence at level 0), kept per record (records.ts perItem). */
+const topItem = perItem((item) => node(item, 1, true, true));
 
 /**
  * A string as js-yaml writes it outside flow style: plain when sure (an
@@ -136,5 +144,5 @@ export const yamlFormat: Format = {
   id: 'yaml',
   mediaType: 'application/yaml; charset=utf-8',
   extension: 'yaml',
-  render: (resource) => toYaml(resource.body),
+  render: (resource) => toYaml(resource.body, resource.matrices),
 };

@@ -1,12 +1,10 @@
 // Render workers. Each is a worker thread that renders and returns bytes (only
-// the writer writes, issue 13); it loads the generator through
-// tsx: a worker does not inherit the TypeScript loader of its parent, however
+// the writer writes, issue 13); it loads the generator from a bundle (start.mjs):
+// a worker does not inherit the TypeScript loader of its parent, however
 // the parent was started (`npm run build`, `node --import tsx …`). Workers start before the
 // release is read and get the layout, release description and output folder
 // in an init message once those are known.
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
@@ -28,13 +26,14 @@ export interface BatchResult {
 export const defaultWorkers = (): number => os.availableParallelism();
 
 // Neither inheriting the parent's execArgv nor `execArgv: ['--import', 'tsx']`
-// gets the loader into a worker on Node 20 ("Unknown file extension .ts"):
-// the worker is a small script that registers tsx's ESM hooks first, then
-// imports worker.ts.
-const TSX_API = typeof import.meta.resolve === 'function'
-  ? import.meta.resolve('tsx/esm/api')
-  : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-const BOOT = `import(${JSON.stringify(TSX_API)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); })`;
+// gets the loader into a worker on Node 20 ("Unknown file extension .ts"). A
+// worker starts from a bundle of worker.ts as `npm run build` starts the build
+// (start.mjs bundled: made once for these sources, tsx where .cache/ cannot be
+// written): through tsx's hooks each worker loaded the formats, logos and
+// routes module by module (about 1 s of each worker's time in a build's
+// profile, at load: resolving through the hooks' thread and compiling).
+const START = new URL('../start.mjs', import.meta.url).href;
+const BOOT = `import(${JSON.stringify(START)}).then((start) => start.bundled('generator/pipeline/worker.ts'))`;
 
 export class RenderPool {
   private readonly workers: { worker: Worker; inFlight: number; ready: Promise<void> }[] = [];
