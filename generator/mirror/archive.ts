@@ -70,14 +70,13 @@ import { createHash, hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { gzip } from 'node:zlib';
 import os from 'node:os';
-import { promisify } from 'node:util';
 import { fnv1a } from '../dataset/digest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
 import { byPathBytes, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
 import { END, contentMtime, entryHeader, padding } from './tar.ts';
+import { Compressor } from './gzip.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
@@ -123,9 +122,8 @@ const MAX_ENTRIES = 512;
 const MIN_LINES = 64;
 const LINES_CUT = 128;
 const MAX_LINES = 1024;
-/** Blocks being compressed while the next is read: one per core, plus one. */
-const IN_FLIGHT = os.availableParallelism() + 1;
-const gzipBlock = promisify(gzip);
+/** Members being compressed while the next is read: two a worker (one to start when the other ends), plus one. */
+const IN_FLIGHT = 2 * os.availableParallelism() + 1;
 
 export interface MirrorReport {
   /** Files in the archive (its manifest included) and their bytes unpacked. */
@@ -197,10 +195,15 @@ export async function previousMirrorKept(root: string, sink: ManifestSink, scope
  * tarred counts the files and bytes archived.
  */
 export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null, listing: SiteListing | null = null, patch: ArchivePatch | null = null, placed: { places?: ArchivePlaces; manifestSha256?: string } = {}): AsyncGenerator<ArchiveMember> {
-  const fix = (member: Buffer) => {
-    member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
-    return member;
-  };
+  const compressor = new Compressor(level);
+  try {
+    yield* members(root, sink, tarred, scope, reuse, listing, patch, placed, compressor);
+  } finally {
+    compressor.close();
+  }
+}
+
+async function* members(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, scope: MirrorScope, reuse: ArchiveReuse | null, listing: SiteListing | null, patch: ArchivePatch | null, placed: { places?: ArchivePlaces; manifestSha256?: string }, compressor: Compressor): AsyncGenerator<ArchiveMember> {
   const previous = new Map((reuse?.index.members ?? []).map((m) => [m.digest, m]));
   // Each large file's members in the previous archive (its header's, then its chunks'), by its content hash:
   // a map lookup for each known file, where hashing its path as well was 0.35 s of a rebuild.
@@ -211,7 +214,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     if (m.files === 1) runs.push([m]);
     else runs[runs.length - 1]?.push(m);
   }
-  const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
+  const compress = (tar: Buffer) => compressor.compress(tar);
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
   // The manifest's lines, cut into pieces as they come (each ending after a line whose path cutsAfter once
