@@ -20,10 +20,11 @@
 // gzip bytes also on zlib, i.e. on the Node version (Node bundles zlib).
 //
 // Cost: files are read (into shared arenas, readSiteFile), hashed and
-// tarred on the main thread; the tar stream is cut into members of about
-// two dozen entries (110 kB) that zlib compresses on worker threads, one a
-// core, a few members at a time (mirror/gzip.ts), so both cores compress. Memory is bounded by the members in flight, whatever the size of
-// the site: folders are read one at a time and the manifest goes to the
+// tarred on the main thread; the tar stream is cut into members of about a
+// hundred entries (430 kB) that zlib compresses on worker threads, one a
+// core, a few members at a time (mirror/gzip.ts), so both cores compress.
+// Memory is bounded by the members in flight, whatever the size of the
+// site: folders are read one at a time and the manifest goes to the
 // writer's temporary file as it grows, in pieces hashed as they go (only
 // the pieces to compress are read back).
 //
@@ -92,24 +93,24 @@ export const OTHER_RELEASE_LEVEL = 2;
 
 /** The gzip level of a scope's archive. */
 export const scopeLevel = (scope: MirrorScope) => (scope.dir ? OTHER_RELEASE_LEVEL : GZIP_LEVEL);
-/** The tar stream is compressed in members of a few dozen entries, each
+/** The tar stream is compressed in members of a few hundred entries, each
  *  its own gzip member (RFC 1952 allows several; gzip, GNU tar, Python's
  *  tarfile, zlib and BGZF readers join them), so that both cores compress.
  *  Measured on the 2024 site with 4 MiB blocks: 7.1 s instead of 9.7 s as
  *  one stream, the archive 0.2% larger (88.8 MB). A member ends after an
  *  entry whose path hashes to 0 modulo CUT once it holds MIN_ENTRIES, or at
- *  MAX_ENTRIES: about 24 entries (110 kB of the site's files) a member. A
+ *  MAX_ENTRIES: about 96 entries (430 kB of the site's files) a member. A
  *  rebuild compresses again each member holding a changed file, and files of
  *  one name lie together across the site, so a one-matrix change touches
- *  about one member per file it changes: with 770 entries a member
- *  (256/512/4096) that was 61 members, 6.6 s of CPU more than with 96
- *  (32/64/512), and 96 read and compressed four times the bytes 24 do
- *  (8/16/128). Measured on the shipped two-release site: archives 91.8 +
- *  77.5 MB with 24 entries a member, 86.5 + 74.7 MB with 96 (+6.2%, +3.7%),
- *  the step's CPU the same (members compressed on worker threads,
- *  mirror/gzip.ts: the per-member cost of zlib's asynchronous call had made
- *  it 2 s more for the 2026 archive). */
-const MIN_ENTRIES = 8;
+ *  about one member per file it changes (99 for 128 files): with 770 entries
+ *  a member (256/512/4096) that was 61 members, 6.6 s of CPU more. Measured
+ *  on the shipped two-release site: archives 94.0 + 67.6 MB instead of
+ *  92.5 + 66.3 MB (+1.7%, +2.0%). Tried (archive22d): about 24 entries
+ *  (8/16/128) made the archives 91.8 + 77.5 MB instead of 86.5 + 74.7 MB,
+ *  the full build's step about 1 s more CPU, and saved a one-count rebuild
+ *  0.15 s of its 1.5-1.6 s (three runs each at load 5: the rest is copying
+ *  and hashing the 161 MB of the two archives, not compressing). */
+const MIN_ENTRIES = 32;
 /** Files of LARGE bytes or more (bulk files, list pages of 1,000 records, the edge's matrix index) are
  *  members of their own, cut inside where their bytes say (contentChunks): such a file changes with any
  *  of its records, and in a group of small files it made its whole member be compressed again (a
@@ -119,8 +120,8 @@ const LARGE = 128 * 1024;
 const CHUNK_MIN = 32 * 1024;
 const CHUNK_BITS = 16;
 const CHUNK_MAX = 256 * 1024;
-const CUT = 16;
-const MAX_ENTRIES = 128;
+const CUT = 64;
+const MAX_ENTRIES = 512;
 /** The manifest's lines are cut likewise, about 190 lines (17 kB) a member: a one-count rebuild changes
  *  about 60 lines far apart, and at 770 lines a member compressed 5.8 MB of the manifests again. */
 const MIN_LINES = 64;
