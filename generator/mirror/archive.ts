@@ -19,11 +19,12 @@
 // to 3 (Unix) on every platform. The tar bytes depend on the files only; the
 // gzip bytes also on zlib, i.e. on the Node version (Node bundles zlib).
 //
-// Cost: files are read, hashed and tarred on the main thread; the tar
-// stream is cut into members of about a hundred entries (430 kB) that
-// zlib compresses on the thread pool, a few at a time, so both cores
-// compress. Memory is bounded by the members in flight, whatever the size of
-// the site: folders are read one at a time and the manifest goes to the
+// Cost: files are read (into shared arenas, readSiteFile), hashed and
+// tarred on the main thread; the tar stream is cut into members of about a
+// hundred entries (430 kB) that zlib compresses on worker threads, one a
+// core, a few members at a time (mirror/gzip.ts), so both cores compress.
+// Memory is bounded by the members in flight, whatever the size of the
+// site: folders are read one at a time and the manifest goes to the
 // writer's temporary file as it grows, in pieces hashed as they go (only
 // the pieces to compress are read back).
 //
@@ -67,17 +68,16 @@
 // target, so a rebuild copies it only while that target is still the
 // first file of those bytes.
 import { createHash, hash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { gzip } from 'node:zlib';
 import os from 'node:os';
-import { promisify } from 'node:util';
 import { fnv1a } from '../dataset/digest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
 import { byPathBytes, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
 import { END, contentMtime, entryHeader, padding } from './tar.ts';
+import { Compressor } from './gzip.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
@@ -105,7 +105,11 @@ export const scopeLevel = (scope: MirrorScope) => (scope.dir ? OTHER_RELEASE_LEV
  *  about one member per file it changes (99 for 128 files): with 770 entries
  *  a member (256/512/4096) that was 61 members, 6.6 s of CPU more. Measured
  *  on the shipped two-release site: archives 94.0 + 67.6 MB instead of
- *  92.5 + 66.3 MB (+1.7%, +2.0%). */
+ *  92.5 + 66.3 MB (+1.7%, +2.0%). Tried (archive22d): about 24 entries
+ *  (8/16/128) made the archives 91.8 + 77.5 MB instead of 86.5 + 74.7 MB,
+ *  the full build's step about 1 s more CPU, and saved a one-count rebuild
+ *  0.15 s of its 1.5-1.6 s (three runs each at load 5: the rest is copying
+ *  and hashing the 161 MB of the two archives, not compressing). */
 const MIN_ENTRIES = 32;
 /** Files of LARGE bytes or more (bulk files, list pages of 1,000 records, the edge's matrix index) are
  *  members of their own, cut inside where their bytes say (contentChunks): such a file changes with any
@@ -123,9 +127,8 @@ const MAX_ENTRIES = 512;
 const MIN_LINES = 64;
 const LINES_CUT = 128;
 const MAX_LINES = 1024;
-/** Blocks being compressed while the next is read: one per core, plus one. */
-const IN_FLIGHT = os.availableParallelism() + 1;
-const gzipBlock = promisify(gzip);
+/** Members being compressed while the next is read: two a worker (one to start when the other ends), plus one. */
+const IN_FLIGHT = 2 * os.availableParallelism() + 1;
 
 export interface MirrorReport {
   /** Files in the archive (its manifest included) and their bytes unpacked. */
@@ -197,10 +200,15 @@ export async function previousMirrorKept(root: string, sink: ManifestSink, scope
  * tarred counts the files and bytes archived.
  */
 export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null, listing: SiteListing | null = null, patch: ArchivePatch | null = null, placed: { places?: ArchivePlaces; manifestSha256?: string } = {}): AsyncGenerator<ArchiveMember> {
-  const fix = (member: Buffer) => {
-    member[9] = 3; // zlib writes the OS it was built for into byte 9 of the header: 3 (Unix) everywhere
-    return member;
-  };
+  const compressor = new Compressor(level);
+  try {
+    yield* members(root, sink, tarred, scope, reuse, listing, patch, placed, compressor);
+  } finally {
+    compressor.close();
+  }
+}
+
+async function* members(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, scope: MirrorScope, reuse: ArchiveReuse | null, listing: SiteListing | null, patch: ArchivePatch | null, placed: { places?: ArchivePlaces; manifestSha256?: string }, compressor: Compressor): AsyncGenerator<ArchiveMember> {
   const previous = new Map((reuse?.index.members ?? []).map((m) => [m.digest, m]));
   // Each large file's members in the previous archive (its header's, then its chunks'), by its content hash:
   // a map lookup for each known file, where hashing its path as well was 0.35 s of a rebuild.
@@ -211,7 +219,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
     if (m.files === 1) runs.push([m]);
     else runs[runs.length - 1]?.push(m);
   }
-  const compress = async (tar: Buffer) => fix(await gzipBlock(tar, { level, memLevel: 9 }));
+  const compress = (tar: Buffer) => compressor.compress(tar);
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
   // The manifest's lines, cut into pieces as they come (each ending after a line whose path cutsAfter once
@@ -271,7 +279,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
         continue;
       }
       // A known file read is hashed again: the manifest and its mtime say what the archive holds.
-      const content = e.content ?? readFileSync(path.join(root, e.path));
+      const content = e.content ?? readSiteFile(path.join(root, e.path));
       const hex = e.content === undefined ? (e.hex = sha256(content)) : e.hex!;
       list(e.path, manifestLine(e.path, hex));
       files++;
@@ -340,7 +348,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
       // hash); every other file is read and hashed here, to know whether it is a copy.
       e.hex = reuse?.known(e.path);
       if (e.hex === undefined) {
-        e.content = readFileSync(path.join(root, e.path));
+        e.content = readSiteFile(path.join(root, e.path));
         e.hex = sha256(e.content);
       }
       prefix[place - dirCount] = prefixOf(e.hex);
@@ -359,7 +367,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
         const runs = e.content ? undefined : owned.get(e.hex);
         const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
         // Its bytes were another file's large members, of which it was a copy: read, to be made its own.
-        if (runs && !chunks) e.content = readFileSync(path.join(root, e.path));
+        if (runs && !chunks) e.content = readSiteFile(path.join(root, e.path));
         if (e.content) sizes[place] = e.content.length;
         if (chunks) {
           if (group.length > 0) flush(group, from, place);
@@ -476,7 +484,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
               tarred.bytes += old[0].bytes;
               for (const c of old) inFlight.push(again(c, [place, place + 1]));
             } else {
-              const content = fresh?.content ?? readFileSync(path.join(root, file));
+              const content = fresh?.content ?? readSiteFile(path.join(root, file));
               // An unchanged file's hash is its manifest line's, which the patched manifest keeps (the trust
               // the slow path gives the previous manifest: the writer wrote every file that changed).
               const e: GroupEntry = { kind: 'file', path: file, hex: hexOf(i), content };
@@ -550,6 +558,51 @@ function lowerBound(sorted: ArrayLike<number>, a: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** Where site files are read into, one after the other: a file is a view of it (a member's bytes are
+ *  copied out of the views when it is put together). ARENA_ROOM: a file is read into the rest of the
+ *  current arena while that has at least this much room, else into a new one. */
+const ARENA = 4 << 20;
+const ARENA_ROOM = 256 << 10;
+let arena = Buffer.allocUnsafeSlow(ARENA);
+let arenaUsed = 0;
+
+/**
+ * A site file's bytes, read into the current arena (a view of it): one open, one read and one close,
+ * where readFileSync also asks the file's size (fstat) and allocates a buffer a file. Measured on the
+ * root archive's 156,453 files: readFileSync 1.01 s user + 1.48 s system, one read into a shared
+ * buffer 0.38 + 0.79 s. A read returning less than it asked for has reached the file's end (a regular
+ * file: the writer wrote it and refused anything else); one that fills the room asks the size and reads
+ * the rest into a buffer of the file's own.
+ */
+function readSiteFile(file: string): Buffer {
+  if (ARENA - arenaUsed < ARENA_ROOM) {
+    arena = Buffer.allocUnsafeSlow(ARENA);
+    arenaUsed = 0;
+  }
+  const fd = openSync(file, constants.O_RDONLY);
+  try {
+    const room = ARENA - arenaUsed;
+    const n = readSync(fd, arena, arenaUsed, room, 0);
+    if (n < room) {
+      const content = arena.subarray(arenaUsed, arenaUsed + n);
+      // The next file starts on an 8-byte boundary.
+      arenaUsed += (n + 7) & ~7;
+      return content;
+    }
+    const size = fstatSync(fd).size;
+    const content = Buffer.allocUnsafe(size);
+    arena.copy(content, 0, arenaUsed, arenaUsed + n);
+    for (let at = n; at < size; ) {
+      const more = readSync(fd, content, at, size - at, at);
+      if (more === 0) throw new Error(`${file} ended while it was read (${at} of ${size} bytes)`);
+      at += more;
+    }
+    return content;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The first 32 bits of a SHA-256 (hex). */
@@ -653,7 +706,7 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse)
     const i = numberOf(file);
     // A new file: another order.
     if (i < 0) return null;
-    const content = readFileSync(path.join(root, file));
+    const content = readSiteFile(path.join(root, file));
     changed.set(i, { hex: sha256(content), content });
   }
   const hexes = new Set<string>();
@@ -940,7 +993,7 @@ function writeInnerManifest(root: string, out: ManifestSink, scope: MirrorScope)
   try {
     const { paths, folders } = archiveOrder(root, scope);
     for (let place = folders; place < paths.length; place++) {
-      const content = readFileSync(path.join(root, paths[place]));
+      const content = readSiteFile(path.join(root, paths[place]));
       out.write(manifestLine(paths[place], sha256(content)));
       files++;
       bytes += content.length;
