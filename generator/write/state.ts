@@ -298,32 +298,76 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
   renameSync(temp, hashesFile(outDir));
 }
 
-const KEPT_HEADER = 'jaspar-static-api kept entries 1';
+// Version 2: framed, a chunk of entries a frame (version 1 was one serialized object: written whole, it was a
+// 250 MB buffer on top of the plan's heap at the end of a 10x build's plan, the build's peak).
+const KEPT_HEADER = 'jaspar-static-api kept entries 2';
 /** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache). */
 export type KeptKind = 'parsed-files' | 'bulk-records';
 const keptFile = (outDir: string, kind: KeptKind) => path.join(stateDir(outDir), `${kind}.v8`);
+/** Entries serialized a frame: a frame's bytes are all a write or read holds at once (a BED file's text is the largest value, about 1 MB). */
+const KEPT_FRAME_ENTRIES = 512;
 
-/** What a previous build by the same generator sources kept; empty when there is nothing to trust. */
+/** The next frame of a kept file (4 bytes of length, then that many bytes); an empty buffer is the end mark. */
+function readFrame(fd: number, at: { offset: number }): Buffer {
+  const length = Buffer.alloc(4);
+  if (readSync(fd, length, 0, 4, at.offset) !== 4) throw new Error('truncated');
+  const bytes = Buffer.alloc(length.readUInt32LE(0));
+  for (let got = 0; got < bytes.length; ) {
+    const n = readSync(fd, bytes, got, bytes.length - got, at.offset + 4 + got);
+    if (n === 0) throw new Error('truncated');
+    got += n;
+  }
+  at.offset += 4 + bytes.length;
+  return bytes;
+}
+
+/** What a previous build by the same generator sources kept; empty when there is nothing to trust (a file cut short before its end mark included). */
 export function readKept(outDir: string, kind: KeptKind, sources: string): Map<string, unknown> {
+  let fd: number | undefined;
   try {
-    const kept = deserialize(readFileSync(keptFile(outDir, kind))) as { header: string; sources: string; entries: Map<string, unknown> };
-    if (kept.header === KEPT_HEADER && kept.sources === sources && kept.entries instanceof Map) return kept.entries;
+    fd = openSync(keptFile(outDir, kind), 'r');
+    const at = { offset: 0 };
+    const head = deserialize(readFrame(fd, at)) as { header: string; sources: string };
+    if (head.header !== KEPT_HEADER || head.sources !== sources) return new Map();
+    const entries = new Map<string, unknown>();
+    for (let frame = readFrame(fd, at); frame.length > 0; frame = readFrame(fd, at)) {
+      const flat = deserialize(frame) as unknown[];
+      for (let i = 0; i < flat.length; i += 2) entries.set(flat[i] as string, flat[i + 1]);
+    }
+    return entries;
   } catch {
     // none, or unreadable: everything is made again
+    return new Map();
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return new Map();
 }
 
-/** The bytes that keep them for the next build (saveKept writes them). */
-export function keptBytes(sources: string, entries: ReadonlyMap<string, unknown>): Buffer {
-  return serialize({ header: KEPT_HEADER, sources, entries });
-}
-
-/** Keeps them for the next build (beside the state; written whole, then renamed). */
-export function saveKept(outDir: string, kind: KeptKind, bytes: Buffer): void {
+/** Keeps them for the next build (beside the state; written a frame at a time, then renamed). */
+export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: Iterable<[string, unknown]>): void {
   mkdirSync(stateDir(outDir), { recursive: true });
   const temp = `${keptFile(outDir, kind)}.${process.pid}`;
-  writeFileSync(temp, bytes);
+  const fd = openSync(temp, 'w');
+  try {
+    const frame = (bytes: Buffer) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(bytes.length, 0);
+      for (const part of [length, bytes]) for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
+    };
+    frame(serialize({ header: KEPT_HEADER, sources }));
+    let flat: unknown[] = [];
+    for (const [key, value] of entries) {
+      flat.push(key, value);
+      if (flat.length === 2 * KEPT_FRAME_ENTRIES) {
+        frame(serialize(flat));
+        flat = [];
+      }
+    }
+    if (flat.length > 0) frame(serialize(flat));
+    frame(Buffer.alloc(0));
+  } finally {
+    closeSync(fd);
+  }
   renameSync(temp, keptFile(outDir, kind));
 }
 
