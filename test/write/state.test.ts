@@ -1,12 +1,12 @@
 // The build state in its binary form (write/state.ts): what is saved is what
 // is read, a state cut short or altered is not trusted, and a folder last
 // built with the text form (state.tsv) is still read and recognised.
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serialize } from 'node:v8';
-import { emptyState, isPreviousOutput, readKept, readState, saveKept, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
+import { emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -116,6 +116,35 @@ describe('kept entries', () => {
     expect(Object.is((read.get('jaspar\0MA0.1\0name\0hash0') as { C: number[] }).C[1], -0)).toBe(true);
     saveKept(out, 'parsed-files', 'sources-1', new Map());
     expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
+  });
+
+  it('spools what a build uses or makes to a file unlinked at once, and keeps it as a map would', () => {
+    const out = outDir();
+    const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
+    temps.push(spoolDir);
+    const before = entries();
+    saveKept(out, 'bulk-records', 'sources-1', before);
+    const kept = readKept(out, 'bulk-records', 'sources-1');
+    const spooled = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spoolDir));
+    expect(readdirSync(spoolDir)).toEqual([]);
+    // Every previous entry used, one of them twice, and as many made again: those the previous build kept.
+    for (const key of before.keys()) expect(spooled.get(key)).toEqual(before.get(key));
+    spooled.get([...before.keys()][0]);
+    for (const [key, value] of before) spooled.set(key, value);
+    expect(spooled.toKeep()).toBeNull();
+    // Half used, two made: the half and the two, in the order they came.
+    const half = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spoolDir));
+    const made: [string, unknown][] = [['new\0a', 'text a'], ['new\0b', { A: [1] }]];
+    [...before.keys()].filter((_, i) => i % 2 === 0).forEach((key) => half.get(key));
+    made.forEach(([key, value]) => half.set(key, value));
+    half.set(...made[0]);
+    const spool = half.toKeep();
+    expect(spool).toBeInstanceOf(KeptSpool);
+    saveKept(out, 'bulk-records', 'sources-1', spool!);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].filter((_, i) => i % 2 === 0), ...made]);
+    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(() => saveKept(out, 'bulk-records', 'sources-1', spool!)).toThrow(/spool is closed/);
+    expect(readdirSync(stateDir(out)).sort()).toEqual(['bulk-records.v8']);
   });
 
   it('trusts nothing cut short, kept by other sources, or in the form of version 1', () => {
