@@ -32,7 +32,7 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { KeptEntries, KeptSpool, readInputHashes, readKept, readState, saveInputHashes, saveKept, type BuildState, type KeptKind } from './write/state.ts';
+import { KeptEntries, KeptSpool, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptKind } from './write/state.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
@@ -439,7 +439,7 @@ function usedBy(matrices: Matrix[], value: string): string | null {
 function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined): ReturnType<typeof planSite> & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf);
   // The bulk files' records go to a spool file as they are rendered, not held to the end of the plan (about 110 MB serialized at 10x).
-  const spool = new KeptSpool(sources);
+  const spool = new KeptSpool(sources, spoolDir(options.outDir));
   const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources), spool);
   let planned: ReturnType<typeof planSite>;
   try {

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serialize } from 'node:v8';
-import { emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
+import { emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, spoolDir, stateDir, type BuildState } from '../../generator/write/state.ts';
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -120,20 +120,20 @@ describe('kept entries', () => {
 
   it('spools what a build uses or makes to a file unlinked at once, and keeps it as a map would', () => {
     const out = outDir();
-    const spoolDir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
-    temps.push(spoolDir);
+    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
+    temps.push(spools);
     const before = entries();
     saveKept(out, 'bulk-records', 'sources-1', before);
     const kept = readKept(out, 'bulk-records', 'sources-1');
-    const spooled = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spoolDir));
-    expect(readdirSync(spoolDir)).toEqual([]);
+    const spooled = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spools));
+    expect(readdirSync(spools)).toEqual([]);
     // Every previous entry used, one of them twice, and as many made again: those the previous build kept.
     for (const key of before.keys()) expect(spooled.get(key)).toEqual(before.get(key));
     spooled.get([...before.keys()][0]);
     for (const [key, value] of before) spooled.set(key, value);
     expect(spooled.toKeep()).toBeNull();
     // Half used, two made: the half and the two, in the order they came.
-    const half = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spoolDir));
+    const half = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spools));
     const made: [string, unknown][] = [['new\0a', 'text a'], ['new\0b', { A: [1] }]];
     [...before.keys()].filter((_, i) => i % 2 === 0).forEach((key) => half.get(key));
     made.forEach(([key, value]) => half.set(key, value));
@@ -142,8 +142,12 @@ describe('kept entries', () => {
     expect(spool).toBeInstanceOf(KeptSpool);
     saveKept(out, 'bulk-records', 'sources-1', spool!);
     expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].filter((_, i) => i % 2 === 0), ...made]);
-    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(readdirSync(spools)).toEqual([]);
     expect(() => saveKept(out, 'bulk-records', 'sources-1', spool!)).toThrow(/spool is closed/);
+    // Beside the output folder, on the disk the kept file goes to; the system's temporary folder only when that is not there.
+    expect(spoolDir(out)).toBe(stateDir(out));
+    expect(spoolDir(path.join(out, 'a', 'b'))).toBe(os.tmpdir());
+    expect(spoolDir(path.join(spools, 'new-site'))).toBe(spools);
     expect(readdirSync(stateDir(out)).sort()).toEqual(['bulk-records.v8']);
   });
 
