@@ -32,7 +32,7 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { KeptEntries, keptBytes, readInputHashes, readKept, readState, saveInputHashes, saveKept, type BuildState, type KeptKind } from './write/state.ts';
+import { KeptEntries, KeptSpool, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptKind } from './write/state.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
@@ -429,23 +429,33 @@ function usedBy(matrices: Matrix[], value: string): string | null {
 
 /**
  * planSite with what earlier builds by the same generator sources kept: what the reader made of the input
- * files the fingerprint found unchanged (hashOf: their hashes), the bulk files' records. What this build
- * used or made is serialized at once (each entry holds for its key whatever the build does next) and let
- * go before rendering; keep() writes it, once the writer has checked the output folder: a refused build
- * writes nothing.
+ * files the fingerprint found unchanged (hashOf: their hashes), the bulk files' records. keep() writes what
+ * this build used or made, once the writer has checked the output folder (a refused build writes nothing),
+ * before the render: a frame of entries serialized at a time (write/state.ts saveKept), then let go; the bulk
+ * files' records are spooled to an unlinked file as they come (KeptSpool) and copied. Held as serialized
+ * bytes from the end of the plan, they were about 250 MB at 10x on top of the plan's heap, the build's peak.
+ * Nothing changes an entry between the plan and keep(): the writer's check renders nothing.
  */
 function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined): ReturnType<typeof planSite> & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf);
-  const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources));
-  const planned = planSite(options, { ...previous, parsed, records });
-  const pending: [KeptKind, Buffer][] = [];
+  // The bulk files' records go to a spool file as they are rendered, not held to the end of the plan (about 110 MB serialized at 10x).
+  const spool = new KeptSpool(sources, spoolDir(options.outDir));
+  const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources), spool);
+  let planned: ReturnType<typeof planSite>;
+  try {
+    planned = planSite(options, { ...previous, parsed, records });
+  } catch (error) {
+    spool.close();
+    throw error;
+  }
+  const pending: [KeptKind, ReadonlyMap<string, unknown> | KeptSpool][] = [];
   const keepParsed = parsed.toKeep();
-  if (keepParsed) pending.push(['parsed-files', keptBytes(sources, keepParsed)]);
+  if (keepParsed) pending.push(['parsed-files', keepParsed]);
   const keepRecords = records.toKeep();
-  if (keepRecords) pending.push(['bulk-records', keptBytes(sources, keepRecords)]);
+  if (keepRecords) pending.push(['bulk-records', keepRecords]);
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
-  return { ...planned, keep: () => pending.splice(0).forEach(([kind, bytes]) => saveKept(options.outDir, kind, bytes)) };
+  return { ...planned, keep: () => pending.splice(0).forEach(([kind, entries]) => saveKept(options.outDir, kind, sources, entries)) };
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */

@@ -21,13 +21,16 @@
 // and peak RSS of the process with all its worker threads). Figures are
 // median [min–max] of the runs, printed line by line and then as issue 22's
 // table (markdown, the shape of docs/performance.md). Everything is written
-// under a temporary folder and removed at the end.
+// under a temporary folder and removed at the end; the bench stops at once
+// when that folder's disk has too little free space for all of it
+// (scripts/bench-disk.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { checkDisk } from './bench-disk.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -299,6 +302,13 @@ async function main(): Promise<void> {
   const runs = Number(values.runs);
   const scaleRuns = Number(values['scale-runs']);
   const times = Number(values.times);
+  // Every build's folder is kept until the end: said at once when they will not fit, not with ENOSPC minutes in.
+  try {
+    checkDisk(values.scratch ?? os.tmpdir(), { site: values['scale-only'] ? [] : data, runs, floor: values.floor, times, scaleRuns }, data[0]);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(1);
+  }
   const scratch = mkdtempSync(path.join(values.scratch ?? os.tmpdir(), 'jaspar-bench-'));
   const log = (s: string) => process.stderr.write(`  … ${s}\n`);
   const started = performance.now();

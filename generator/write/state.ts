@@ -23,7 +23,9 @@
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
 // renders.
+import { randomBytes } from 'node:crypto';
 import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { SiteRecords, type FileRecords, type FolderRecords, type KeyRecords } from './records.ts';
@@ -300,58 +302,199 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
   renameSync(temp, hashesFile(outDir));
 }
 
-const KEPT_HEADER = 'jaspar-static-api kept entries 1';
+// Version 2: framed, a chunk of entries a frame (version 1 was one serialized object: written whole, it was a
+// 250 MB buffer on top of the plan's heap at the end of a 10x build's plan, the build's peak).
+const KEPT_HEADER = 'jaspar-static-api kept entries 2';
 /** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache). */
 export type KeptKind = 'parsed-files' | 'bulk-records';
 const keptFile = (outDir: string, kind: KeptKind) => path.join(stateDir(outDir), `${kind}.v8`);
+/** Entries serialized a frame: a frame's bytes are all a write or read holds at once (a BED file's text is the largest value, about 1 MB). */
+const KEPT_FRAME_ENTRIES = 512;
 
-/** What a previous build by the same generator sources kept; empty when there is nothing to trust. */
+/** The next frame of a kept file (4 bytes of length, then that many bytes); an empty buffer is the end mark. */
+function readFrame(fd: number, at: { offset: number }): Buffer {
+  const length = Buffer.alloc(4);
+  if (readSync(fd, length, 0, 4, at.offset) !== 4) throw new Error('truncated');
+  const bytes = Buffer.alloc(length.readUInt32LE(0));
+  for (let got = 0; got < bytes.length; ) {
+    const n = readSync(fd, bytes, got, bytes.length - got, at.offset + 4 + got);
+    if (n === 0) throw new Error('truncated');
+    got += n;
+  }
+  at.offset += 4 + bytes.length;
+  return bytes;
+}
+
+/** What a previous build by the same generator sources kept; empty when there is nothing to trust (a file cut short before its end mark included). */
 export function readKept(outDir: string, kind: KeptKind, sources: string): Map<string, unknown> {
+  let fd: number | undefined;
   try {
-    const kept = deserialize(readFileSync(keptFile(outDir, kind))) as { header: string; sources: string; entries: Map<string, unknown> };
-    if (kept.header === KEPT_HEADER && kept.sources === sources && kept.entries instanceof Map) return kept.entries;
+    fd = openSync(keptFile(outDir, kind), 'r');
+    const at = { offset: 0 };
+    const head = deserialize(readFrame(fd, at)) as { header: string; sources: string };
+    if (head.header !== KEPT_HEADER || head.sources !== sources) return new Map();
+    const entries = new Map<string, unknown>();
+    for (let frame = readFrame(fd, at); frame.length > 0; frame = readFrame(fd, at)) {
+      const flat = deserialize(frame) as unknown[];
+      for (let i = 0; i < flat.length; i += 2) entries.set(flat[i] as string, flat[i + 1]);
+    }
+    return entries;
   } catch {
     // none, or unreadable: everything is made again
+    return new Map();
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  return new Map();
 }
 
-/** The bytes that keep them for the next build (saveKept writes them). */
-export function keptBytes(sources: string, entries: ReadonlyMap<string, unknown>): Buffer {
-  return serialize({ header: KEPT_HEADER, sources, entries });
+/** Writes a frame: its length in 4 bytes, then its bytes (an empty frame is the end mark). */
+function writeFrame(fd: number, bytes: Buffer): void {
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(bytes.length, 0);
+  for (const part of [length, bytes]) for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
 }
 
-/** Keeps them for the next build (beside the state; written whole, then renamed). */
-export function saveKept(outDir: string, kind: KeptKind, bytes: Buffer): void {
+/**
+ * Entries on their way to a kept file, written a frame at a time as they come into a file of their own, which
+ * is unlinked as soon as it is opened: a build that fails or is refused leaves nothing behind, and nothing is
+ * written beside the output folder before the writer has checked it (saveKept copies it there). The bulk
+ * files' records, held in memory from their render to the end of the plan, were about 110 MB serialized at 10x.
+ */
+/** Where a spool's file goes: on the disk the kept file will be copied to (beside the output folder, where its state
+ *  is), not in the system's temporary folder, which may be memory (tmpfs); there when the folder beside is not there yet. */
+export function spoolDir(outDir: string): string {
+  for (const dir of [stateDir(outDir), path.dirname(path.resolve(outDir))]) if (existsSync(dir)) return dir;
+  return os.tmpdir();
+}
+
+/** Closes a spool's file when a build let it go unsaved (a refused build never calls saveKept). */
+const unsaved = new FinalizationRegistry<number>((fd) => closeSync(fd));
+
+export class KeptSpool {
+  private fd: number | null;
+  private flat: unknown[] = [];
+  private bytes = 0;
+
+  constructor(sources: string, dir = os.tmpdir()) {
+    const file = path.join(dir, `jaspar-kept-${process.pid}-${randomBytes(6).toString('hex')}`);
+    this.fd = openSync(file, 'wx+');
+    rmSync(file, { force: true });
+    unsaved.register(this, this.fd, this);
+    this.frame(serialize({ header: KEPT_HEADER, sources }));
+  }
+
+  add(key: string, value: unknown): void {
+    this.flat.push(key, value);
+    if (this.flat.length === 2 * KEPT_FRAME_ENTRIES) this.flush();
+  }
+
+  /** Copies the whole file, its end mark written, to `fd`; the spool is closed. */
+  copyTo(fd: number): void {
+    this.flush();
+    this.frame(Buffer.alloc(0));
+    const from = this.open();
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (let at = 0; at < this.bytes; ) {
+      const n = readSync(from, chunk, 0, Math.min(chunk.length, this.bytes - at), at);
+      if (n === 0) throw new Error('kept entries: the spool file ended early');
+      for (let done = 0; done < n; ) done += writeSync(fd, chunk, done, n - done);
+      at += n;
+    }
+    this.close();
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    unsaved.unregister(this);
+    closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private flush(): void {
+    if (this.flat.length === 0) return;
+    this.frame(serialize(this.flat));
+    this.flat = [];
+  }
+
+  private frame(bytes: Buffer): void {
+    writeFrame(this.open(), bytes);
+    this.bytes += 4 + bytes.length;
+  }
+
+  private open(): number {
+    if (this.fd === null) throw new Error('kept entries: the spool is closed');
+    return this.fd;
+  }
+}
+
+/** Keeps them for the next build (beside the state; written a frame at a time, then renamed). */
+export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: Iterable<[string, unknown]> | KeptSpool): void {
   mkdirSync(stateDir(outDir), { recursive: true });
   const temp = `${keptFile(outDir, kind)}.${process.pid}`;
-  writeFileSync(temp, bytes);
+  const fd = openSync(temp, 'w');
+  try {
+    if (entries instanceof KeptSpool) entries.copyTo(fd);
+    else {
+      writeFrame(fd, serialize({ header: KEPT_HEADER, sources }));
+      let flat: unknown[] = [];
+      for (const [key, value] of entries) {
+        flat.push(key, value);
+        if (flat.length === 2 * KEPT_FRAME_ENTRIES) {
+          writeFrame(fd, serialize(flat));
+          flat = [];
+        }
+      }
+      if (flat.length > 0) writeFrame(fd, serialize(flat));
+      writeFrame(fd, Buffer.alloc(0));
+    }
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temp, { force: true });
+    throw error;
+  }
+  closeSync(fd);
   renameSync(temp, keptFile(outDir, kind));
 }
 
-/** Entries kept by the previous build, of which this one keeps those it used or made (toKeep). */
+/** Entries kept by the previous build, of which this one keeps those it used or made (toKeep). With a spool,
+ *  those are written to it as they come, and only their keys are held. */
 export class KeptEntries<T> {
   private used = new Map<string, T>();
+  private seen = new Set<string>();
   private added = false;
-  constructor(private before: ReadonlyMap<string, unknown>) {}
+  constructor(private before: ReadonlyMap<string, unknown>, private spool: KeptSpool | null = null) {}
   get(key: string): T | undefined {
     const value = this.before.get(key) as T | undefined;
-    if (value !== undefined) this.used.set(key, value);
+    if (value !== undefined) this.keep(key, value);
     return value;
   }
   set(key: string, value: T): void {
-    if (this.used.get(key) === value) return;
-    this.used.set(key, value);
+    if (this.spool ? this.seen.has(key) : this.used.get(key) === value) return;
+    this.keep(key, value);
     this.added = true;
   }
   /** Lets every entry go (kept already): what asks later gets nothing and keeps nothing. */
   forget(): void {
     this.before = new Map();
     this.used = new Map();
+    this.seen = new Set();
+    this.spool = null;
     this.added = false;
   }
   /** The entries to keep for the next build; null when they are those the previous build kept. */
-  toKeep(): Map<string, T> | null {
-    return this.added || this.used.size !== this.before.size ? this.used : null;
+  toKeep(): Map<string, T> | KeptSpool | null {
+    const size = this.spool ? this.seen.size : this.used.size;
+    if (!this.added && size === this.before.size) {
+      this.spool?.close();
+      return null;
+    }
+    return this.spool ?? this.used;
+  }
+  private keep(key: string, value: T): void {
+    if (!this.spool) this.used.set(key, value);
+    else if (!this.seen.has(key)) {
+      this.seen.add(key);
+      this.spool.add(key, value);
+    }
   }
 }

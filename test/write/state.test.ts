@@ -1,11 +1,12 @@
 // The build state in its binary form (write/state.ts): what is saved is what
 // is read, a state cut short or altered is not trusted, and a folder last
 // built with the text form (state.tsv) is still read and recognised.
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emptyState, isPreviousOutput, readState, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
+import { serialize } from 'node:v8';
+import { emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, spoolDir, stateDir, type BuildState } from '../../generator/write/state.ts';
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -86,5 +87,83 @@ describe('the build state', () => {
     saveState(out, read);
     expect(() => readFileSync(text)).toThrow();
     expect(plain(readState(out)!)).toEqual(plain(read));
+  });
+});
+
+// What a build keeps of its own work (the reader's results, the bulk files' records), written a frame of
+// entries at a time: more entries than a frame holds come back as they went, in order; a file cut short,
+// kept by other sources or in the whole-object form of version 1 is not trusted.
+describe('kept entries', () => {
+  const keptPath = (out: string) => path.join(stateDir(out), 'parsed-files.v8');
+  /** 1,300 entries (two frames and part of a third), of the kinds kept: counts, BED text, rows, records. */
+  const entries = (): Map<string, unknown> => {
+    const map = new Map<string, unknown>();
+    for (let i = 0; i < 1300; i++) {
+      if (i % 3 === 0) map.set(`jaspar\0MA${i}.1\0name\0hash${i}`, { A: [i, 1.5], C: [0, -0], G: [2, 3], T: [4, 5] });
+      else if (i % 3 === 1) map.set(`bed\0hash${i}`, `chr1\t${i}\t${i + 10}\tMA${i}.1\t0\t+\n`.repeat(i % 50));
+      else map.set(`csv\0matrices.csv\0hash${i}`, [{ id: `MA${i}.1`, name: 'Ñandú' }, null]);
+    }
+    return map;
+  };
+
+  it('reads what was saved, every frame, in order', () => {
+    const out = outDir();
+    const kept = entries();
+    saveKept(out, 'parsed-files', 'sources-1', kept);
+    const read = readKept(out, 'parsed-files', 'sources-1');
+    expect([...read.keys()]).toEqual([...kept.keys()]);
+    expect(read).toEqual(kept);
+    expect(Object.is((read.get('jaspar\0MA0.1\0name\0hash0') as { C: number[] }).C[1], -0)).toBe(true);
+    saveKept(out, 'parsed-files', 'sources-1', new Map());
+    expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
+  });
+
+  it('spools what a build uses or makes to a file unlinked at once, and keeps it as a map would', () => {
+    const out = outDir();
+    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
+    temps.push(spools);
+    const before = entries();
+    saveKept(out, 'bulk-records', 'sources-1', before);
+    const kept = readKept(out, 'bulk-records', 'sources-1');
+    const spooled = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spools));
+    expect(readdirSync(spools)).toEqual([]);
+    // Every previous entry used, one of them twice, and as many made again: those the previous build kept.
+    for (const key of before.keys()) expect(spooled.get(key)).toEqual(before.get(key));
+    spooled.get([...before.keys()][0]);
+    for (const [key, value] of before) spooled.set(key, value);
+    expect(spooled.toKeep()).toBeNull();
+    // Half used, two made: the half and the two, in the order they came.
+    const half = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spools));
+    const made: [string, unknown][] = [['new\0a', 'text a'], ['new\0b', { A: [1] }]];
+    [...before.keys()].filter((_, i) => i % 2 === 0).forEach((key) => half.get(key));
+    made.forEach(([key, value]) => half.set(key, value));
+    half.set(...made[0]);
+    const spool = half.toKeep();
+    expect(spool).toBeInstanceOf(KeptSpool);
+    saveKept(out, 'bulk-records', 'sources-1', spool!);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].filter((_, i) => i % 2 === 0), ...made]);
+    expect(readdirSync(spools)).toEqual([]);
+    expect(() => saveKept(out, 'bulk-records', 'sources-1', spool!)).toThrow(/spool is closed/);
+    // Beside the output folder, on the disk the kept file goes to; the system's temporary folder only when that is not there.
+    expect(spoolDir(out)).toBe(stateDir(out));
+    expect(spoolDir(path.join(out, 'a', 'b'))).toBe(os.tmpdir());
+    expect(spoolDir(path.join(spools, 'new-site'))).toBe(spools);
+    expect(readdirSync(stateDir(out)).sort()).toEqual(['bulk-records.v8']);
+  });
+
+  it('trusts nothing cut short, kept by other sources, or in the form of version 1', () => {
+    const out = outDir();
+    expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
+    saveKept(out, 'parsed-files', 'sources-1', entries());
+    expect(readKept(out, 'parsed-files', 'sources-2').size).toBe(0);
+    const whole = readFileSync(keptPath(out));
+    // Without the end mark: every entry is there, but the file may have been cut between two frames.
+    truncateSync(keptPath(out), whole.length - 4);
+    expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
+    truncateSync(keptPath(out), Math.floor(whole.length / 2));
+    expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
+    writeFileSync(keptPath(out), serialize({ header: 'jaspar-static-api kept entries 1', sources: 'sources-1', entries: entries() }));
+    expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
+    expect(() => readFileSync(`${keptPath(out)}.${process.pid}`)).toThrow();
   });
 });
