@@ -146,6 +146,7 @@ function givenReleaseFile(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>
 /** Reads every release of the build; two of one year is a problem. parsed: what earlier builds made of unchanged files. */
 export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFile'>, parsed?: ParsedFiles): ReleaseInput[] {
   const dirs = dataDirsOf(options);
+  if (dirs.length === 0) throw new Error('no release folder given (dataDir is empty): a site needs at least one JASPAR release');
   givenReleaseFile(options, 0);
   // A folder read as a release and as another's older versions is read once.
   const cache = new Map<string, Matrix[]>();

@@ -61,9 +61,15 @@ async function main(): Promise<number> {
     return 2;
   }
   const env = process.env;
+  // Several --data folders (or JASPAR_DATA with folders joined by "${path.delimiter}"): one site, one release each.
+  const dataDir = (values.data ?? env.JASPAR_DATA?.split(path.delimiter).filter((d) => d !== '') ?? shippedReleases()).map((d) => path.resolve(d));
+  if (dataDir.length === 0) {
+    // JASPAR_DATA set to separators alone: the build would have no release to read (it failed deep inside).
+    process.stderr.write(`JASPAR_DATA ${JSON.stringify(env.JASPAR_DATA)} names no release folder (fix: unset it, or give folders joined by "${path.delimiter}")\n\n${HELP}`);
+    return 2;
+  }
   const options = {
-    // Several --data folders (or JASPAR_DATA with folders joined by "${path.delimiter}"): one site, one release each.
-    dataDir: (values.data ?? env.JASPAR_DATA?.split(path.delimiter).filter((d) => d !== '') ?? shippedReleases()).map((d) => path.resolve(d)),
+    dataDir,
     outDir: path.resolve(values.out ?? 'public'),
     baseUrl: values['base-url'] ?? env.BASE_URL ?? (env.NETLIFY === 'true' ? env.URL : undefined) ?? DEFAULT_BASE_URL,
     releaseFile: values.release === undefined ? undefined : path.resolve(values.release),

@@ -123,6 +123,7 @@ export class SiteWriter implements ScheduleSink {
     // rebuild's 285,000 files was about 1 s of its CPU at load (issue 22).
     const from = previous.records;
     const slots = this.reusedSlots;
+    if (paths.length > slots.length) throw new Error(`reuse(): a task of ${paths.length} files (${paths[0]}), at most ${slots.length}`);
     for (let i = 0; i < paths.length; i++) {
       const slot = from.slot(paths[i], false);
       if (slot < 0 || (i === 0 && from.keyAt(slot) !== key) || !from.hasFile(slot) || (altered.size > 0 && altered.has(paths[i]))) return false;

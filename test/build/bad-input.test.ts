@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
-import { runCli, type Ran } from '../support/run.ts';
+import { cliEnv, runCli, type Ran } from '../support/run.ts';
 
 const cli = (args: string[]): Promise<Ran> => runCli(args, { timeout: 120_000 });
 
@@ -157,6 +157,14 @@ describe('a build with a bad dataset or bad flags', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(snapshot(out)).toEqual(before);
     expect(leftovers(root)).toEqual([]);
+  });
+
+  it('refuses JASPAR_DATA that names no folder with a message, not a stack trace', async () => {
+    const r = await runCli(['--out', out, '--base-url', BASE], { timeout: 120_000, env: { ...cliEnv(), JASPAR_DATA: path.delimiter } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/JASPAR_DATA ".*" names no release folder \(fix: /);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(snapshot(out)).toEqual(before);
   });
 
   it('refuses an unknown flag with a message, not a stack trace', async () => {
