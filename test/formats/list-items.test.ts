@@ -12,18 +12,7 @@ import { jsonp } from '../../generator/formats/jsonp.ts';
 import { perItem } from '../../generator/formats/records.ts';
 import type { FormatContext, Json, Resource } from '../../generator/formats/types.ts';
 import { toYaml, yamlFormat } from '../../generator/formats/yaml.ts';
-
-/** A small seeded generator (mulberry32): the same cases every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../support/random.ts';
 
 const PIECES = ['MA0001.1', 'AGL3', 'CORE', 'http://x/api/v1/matrix/MA0001.1/', 'https://x/static/logos/svg/MA0001.1.svg', '"', "'", '<', '>', '&', '\\', ' ', ': ', '#', '\u2028', 'é', '1.5', 'null', 'yes', '\n'];
 const text = (next: () => number): string => Array.from({ length: 1 + Math.floor(next() * 4) }, () => PIECES[Math.floor(next() * PIECES.length)]).join('');

@@ -6,18 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { jsYamlDump, toYaml } from '../../generator/formats/yaml.ts';
 import { PyFloat, type Json } from '../../generator/formats/types.ts';
 import { sharedRelease } from '../support/release.ts';
-
-/** A small seeded generator (mulberry32): the same cases every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../support/random.ts';
 
 // Characters and words YAML reads specially: indicators, quotes, spaces, line breaks, a tab, non-ASCII,
 // a lone surrogate, the YAML 1.1 booleans and words that other types read.

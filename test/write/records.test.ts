@@ -3,17 +3,7 @@
 // to mtimes), across table growth, forgotten files and folders.
 import { describe, expect, it } from 'vitest';
 import { SiteRecords } from '../../generator/write/records.ts';
-
-/** A small seeded generator (mulberry32): the same operations every run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../support/random.ts';
 
 const NAMES = ['index.json', 'index.html', 'index.yaml', 'MA0004.1.svg', 'a', 'Ñandú.txt'];
 const FOLDERS = ['', 'api', 'api/v1', 'api/v1/matrix', 'api/v1/matrix/MA0004.1', 'logos', 'api/v1/matrix/MA0004', 'api/v1/matrix/MA0004.1/x'];
