@@ -82,14 +82,20 @@ import { Compressor } from './gzip.ts';
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
  *  3 104 MB 8.9 s, 4 94 MB 9.4 s, 5 88.5 MB 10.8 s, 6 (zlib's default)
- *  86.6 MB 16.7 s. Level 5 is the knee: 2% larger than 6 for two thirds of
- *  its time. */
-export const GZIP_LEVEL = 5;
+ *  86.6 MB 16.7 s. Since files of one bytes are hard links (about 30% of
+ *  them), the root's archive has room for level 4 (archive22e): zlib alone on
+ *  a quarter of its tar stream (815 MB, members of 430 kB, alternating runs)
+ *  took 1.65-1.81 s at level 5 for 21.9 MB, 1.33-1.34 s at level 4 for
+ *  23.4 MB, 1.02 s at level 3 for 27.6 MB (over GitHub's 100 MB a file for the
+ *  whole). Level 4: 92.2 instead of 86.5 MB for about 1.6 s less CPU a build. */
+export const GZIP_LEVEL = 4;
 /** Another release's archive (releases/2026: 64 MB at level 5) has room under GitHub's 100 MB: measured
  *  on its files alone (manifest aside), level 5 64.0 MB in 9.0 s of CPU, 4 68.3 MB 7.1 s, 3 83.0 MB
- *  6.5 s, 2 85.3 MB 5.7 s, 1 87.9 MB 5.8 s. Level 2 is 3.3 s less CPU for an archive of about 89 MB
- *  with its manifest; the root's (94 MB at level 5) has no such room. */
-export const OTHER_RELEASE_LEVEL = 2;
+ *  6.5 s, 2 85.3 MB 5.7 s, 1 87.9 MB 5.8 s. Level 2 was 3.3 s less CPU for an archive of about 89 MB
+ *  with its manifest. With hard links (archive22e, zlib alone on a quarter of its 639 MB tar stream,
+ *  alternating runs): level 2 0.58-0.62 s for 18.9 MB, level 1 0.50-0.53 s for 19.5 MB. Level 1: about
+ *  77 instead of 74.7 MB for about 0.3 s less CPU a build. */
+export const OTHER_RELEASE_LEVEL = 1;
 
 /** The gzip level of a scope's archive. */
 export const scopeLevel = (scope: MirrorScope) => (scope.dir ? OTHER_RELEASE_LEVEL : GZIP_LEVEL);
