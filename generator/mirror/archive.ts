@@ -620,7 +620,7 @@ const fail = (file: string): never => {
 
 /** One gzip member of the archive: its bytes, and what it holds (digest, files, bytes of the files) for the next build's reuse. */
 export interface ArchiveMember {
-  /** Its bytes when made; else copy: where they lie in the previous archive (ArchiveReuse.copy). */
+  /** Its bytes when made; else copy: where they lie in the previous archive (the writer copies them, write/mirror.ts). */
   data?: Buffer;
   copy?: { offset: number; length: number };
   digest: string;
@@ -688,8 +688,6 @@ export interface ArchiveReuse {
   paths: readonly string[];
   /** Whether the writer wrote the file since the previous archive. */
   written(path: string): boolean;
-  /** The previous archive's bytes from offset on, length of them, in pieces handed to each (a buffer it may reuse after each returns). */
-  copy(offset: number, length: number, each: (bytes: Buffer) => void): void;
 }
 
 /**
