@@ -10,14 +10,14 @@
 // whose files did not change, or patches the previous one member by member
 // (mirror/archive.ts). The archive and manifest replaced are kept there as
 // spares the next ones are written over (TempFile). The archive's bytes are
-// written and hashed on a thread of their own (ArchiveThread), the runs of
-// previous members copied there too, while the main thread reads, tars and
-// hands members to the gzip workers.
+// written and hashed on a mirror thread (mirror/gzip.ts ArchiveStream), the
+// runs of previous members copied there too, while the main thread reads,
+// tars and hands members to the gzip workers.
 import { closeSync, constants, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { WHOLE_SITE, archiveMembers, patchPlan, scopeLevel, previousMirrorKept, scopeFiles, type ArchiveIndex, type ArchivePlaces, type ArchiveReuse, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope, type SiteListing } from '../mirror/archive.ts';
+import { ArchiveStream } from '../mirror/gzip.ts';
 import { hashFile, manifestLine, sha256 } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
 import { stateDir } from './state.ts';
@@ -50,7 +50,7 @@ class TempFile implements ManifestSink {
     this.pending += text;
     if (this.pending.length >= 1 << 16) this.flush();
   }
-  /** Bytes another thread wrote at the file's position (ArchiveThread), where it is cut when finished. */
+  /** Bytes another thread wrote at the file's position (ArchiveStream), where it is cut when finished. */
   wroteElsewhere(bytes: number): void {
     this.flush();
     this.size += bytes;
@@ -84,92 +84,6 @@ function reopen(spare: string, file: string): number | null {
   if (fd !== null) closeSync(fd);
   rmSync(file, { force: true });
   return null;
-}
-
-// Plain CommonJS, evaluated (no loader), as mirror/gzip.ts's workers: the build runs from a bundle, tests from tsx.
-const ARCHIVE_WORKER = `const { parentPort, workerData } = require('node:worker_threads');
-const { readSync, writeSync } = require('node:fs');
-const { createHash } = require('node:crypto');
-const sha256 = createHash('sha256');
-const buffer = Buffer.allocUnsafe(4 << 20);
-let failed = null;
-const put = (bytes) => {
-  sha256.update(bytes);
-  for (let at = 0; at < bytes.length; ) at += writeSync(workerData.out, bytes, at);
-};
-parentPort.on('message', (m) => {
-  if (m.end) {
-    parentPort.postMessage(failed === null ? { sha256: sha256.digest('hex') } : { error: failed });
-    return;
-  }
-  if (failed !== null) return;
-  try {
-    if (m.data) put(Buffer.from(m.data.buffer, m.data.byteOffset, m.data.byteLength));
-    else {
-      const [fd, offset, length] = m.copy;
-      for (let at = 0; at < length; ) {
-        const n = readSync(fd, buffer, 0, Math.min(buffer.length, length - at), offset + at);
-        if (n === 0) throw new Error('the previous archive ended before its member at ' + (offset + at));
-        put(buffer.subarray(0, n));
-        at += n;
-      }
-    }
-  } catch (error) {
-    failed = String((error && error.message) || error);
-  }
-});`;
-
-/**
- * Writes the archive's bytes into an open file and hashes them (SHA-256) on a thread of its own: made
- * members handed over, runs of the previous archive's members copied from its open file (descriptors are
- * the process's). The main thread did it between members before: for a one-count rebuild 161 MB read,
- * hashed and written (about 0.25 s at load), for a full build 161 MB hashed and written, none of it in
- * parallel with the reading and tarring. Messages are taken in order, so the bytes are in the order given.
- */
-class ArchiveThread {
-  private readonly worker: Worker;
-  private readonly result: Promise<string>;
-  private bytes = 0;
-  constructor(out: number) {
-    this.worker = new Worker(ARCHIVE_WORKER, { eval: true, workerData: { out } });
-    this.result = new Promise((resolve, reject) => {
-      this.worker.once('message', (m: { sha256?: string; error?: string }) => (m.error === undefined ? resolve(m.sha256!) : reject(new Error(`writing the archive: ${m.error}`))));
-      this.worker.once('error', reject);
-      this.worker.once('exit', (code) => reject(new Error(`the archive's writer thread stopped (exit code ${code})`)));
-    });
-    // Not waited on until end(): a failure is its rejection then, not an unhandled one now.
-    this.result.catch(() => {});
-  }
-  /** A made member's bytes: handed over when the buffer is theirs alone, else copied (a view's structured clone copies its whole buffer). */
-  put(data: Buffer): void {
-    this.bytes += data.length;
-    const owns = data.byteOffset === 0 && data.byteLength === data.buffer.byteLength && data.buffer instanceof ArrayBuffer;
-    const own = owns ? data : new Uint8Array(data);
-    try {
-      this.worker.postMessage({ data: own }, [own.buffer as ArrayBuffer]);
-    } catch {
-      // An ArrayBuffer Node marked as not to be handed over: copied.
-      this.worker.postMessage({ data: new Uint8Array(data) });
-    }
-  }
-  /** length bytes of the open file fd from offset on (the previous archive: open until end() is over). */
-  copy(fd: number, offset: number, length: number): void {
-    this.bytes += length;
-    this.worker.postMessage({ copy: [fd, offset, length] });
-  }
-  /** Once every byte given is written: their count and SHA-256. */
-  async end(): Promise<{ bytes: number; sha256: string }> {
-    this.worker.postMessage({ end: true });
-    try {
-      return { bytes: this.bytes, sha256: await this.result };
-    } finally {
-      void this.worker.terminate();
-    }
-  }
-  /** Stops the thread (after a failure elsewhere: what it writes is removed with its file). */
-  close(): void {
-    void this.worker.terminate();
-  }
 }
 
 /**
@@ -239,44 +153,42 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     let archiveBytes = 0;
     const members: ArchiveIndex['members'] = [];
     let reused = 0;
-    const thread = new ArchiveThread(archive.fd);
+    const stream = new ArchiveStream(archive.fd);
+    let ended = false;
     // Members copied from the previous archive, one run of them lying side by side there: read and written
     // in large pieces (a read and a buffer per member was 0.3 s of a one-count rebuild's copying).
     let run: { offset: number; length: number } | null = null;
     const copyRun = () => {
-      if (run) thread.copy(reuse!.fd, run.offset, run.length);
+      if (run) stream.copy(reuse!.fd, run.offset, run.length);
       run = null;
     };
     const placed: { places?: ArchivePlaces; manifestSha256?: string } = {};
     let archiveSha256: string;
     try {
-      try {
-        for await (const member of archiveMembers(root, manifest, tarred, level, scope, reuse, listing, patch, placed)) {
-          const length = member.copy ? member.copy.length : member.data!.length;
-          members.push({ digest: member.digest, offset: archiveBytes, length, files: member.files, bytes: member.bytes, owner: member.owner, entries: member.entries, lines: member.lines, size: member.size });
-          archiveBytes += length;
-          if (member.copy) {
-            reused++;
-            if (run && run.offset + run.length === member.copy.offset) run.length += length;
-            else {
-              copyRun();
-              run = { offset: member.copy.offset, length };
-            }
-            continue;
+      for await (const member of archiveMembers(root, manifest, tarred, level, scope, reuse, listing, patch, placed)) {
+        const length = member.copy ? member.copy.length : member.data!.length;
+        members.push({ digest: member.digest, offset: archiveBytes, length, files: member.files, bytes: member.bytes, owner: member.owner, entries: member.entries, lines: member.lines, size: member.size });
+        archiveBytes += length;
+        if (member.copy) {
+          reused++;
+          if (run && run.offset + run.length === member.copy.offset) run.length += length;
+          else {
+            copyRun();
+            run = { offset: member.copy.offset, length };
           }
-          copyRun();
-          thread.put(member.data!);
+          continue;
         }
         copyRun();
-      } catch (error) {
-        thread.close();
-        throw error;
+        stream.put(member.data!);
       }
-      // The previous archive stays open until its runs are copied.
-      const wrote = await thread.end();
+      copyRun();
+      ended = true;
+      const wrote = await stream.end();
       archive.wroteElsewhere(wrote.bytes);
       archiveSha256 = wrote.sha256;
     } finally {
+      // The archive and the previous one stay open until the thread has written and copied all it was given.
+      if (!ended) await stream.end().catch(() => {});
       reuse?.close();
     }
     archive.finish();

@@ -1,9 +1,13 @@
 // The archive's gzip members (mirror/gzip.ts): compressed on the main thread for the first ones, on
 // worker threads after; either way the bytes of zlib's one-shot call, with the OS byte set to Unix.
+// The archive's bytes written and hashed on those threads (ArchiveStream): in the order given.
+import { createHash } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import os from 'node:os';
-import { describe, expect, it } from 'vitest';
-import { Compressor } from '../../generator/mirror/gzip.ts';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ArchiveStream, Compressor, startedThreads, stopThreads } from '../../generator/mirror/gzip.ts';
 
 /** Deterministic, compressible bytes of several sizes: a member's tar, a view of a larger buffer, an empty one. */
 function members(count: number): Buffer[] {
@@ -44,14 +48,88 @@ describe('gzip members', () => {
   });
 
   it('start workers only past the main thread\'s share (a machine of one core compresses every member on the main thread)', async () => {
+    stopThreads();
     const compressor = new Compressor(5);
     try {
       for (const t of members(64)) await compressor.compress(t);
-      expect((compressor as unknown as { workers: unknown[] }).workers).toHaveLength(0);
+      expect(startedThreads()).toBe(0);
       await compressor.compress(Buffer.from('one more\n'));
-      expect((compressor as unknown as { workers: unknown[] }).workers).toHaveLength(os.availableParallelism() < 2 ? 0 : os.availableParallelism());
+      expect(startedThreads()).toBe(os.availableParallelism() < 2 ? 0 : os.availableParallelism());
+      // The next archive's compressor takes the same threads.
+      const next = new Compressor(1);
+      for (const t of members(70)) await next.compress(t);
+      expect(startedThreads()).toBe(os.availableParallelism() < 2 ? 0 : os.availableParallelism());
     } finally {
       compressor.close();
+    }
+  });
+});
+
+describe('an archive stream', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes made members and copied ranges of another file in the order given, and gives their SHA-256', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'archive-stream-'));
+    dirs.push(dir);
+    // A previous archive larger than the thread's 4 MiB buffer, so a run is copied in several reads.
+    const previous = Buffer.alloc(9 << 20);
+    for (let i = 0; i < previous.length; i++) previous[i] = (i * 2654435761) >>> 24;
+    writeFileSync(path.join(dir, 'previous'), previous);
+    const before = openSync(path.join(dir, 'previous'), 'r');
+    const out = openSync(path.join(dir, 'out'), 'w');
+    try {
+      // Streams on two archives at once, their messages interleaved.
+      const other = openSync(path.join(dir, 'other'), 'w');
+      const a = new ArchiveStream(out);
+      const b = new ArchiveStream(other);
+      const made = members(40);
+      const expected: Buffer[] = [];
+      for (const [i, m] of made.entries()) {
+        if (i % 7 === 3) {
+          const [offset, length] = [(i * 104729) % (1 << 20), i === 10 ? (8 << 20) + 17 : 1000 + i];
+          a.copy(before, offset, length);
+          expected.push(previous.subarray(offset, offset + length));
+        } else {
+          expected.push(Buffer.from(m));
+          // Handed over (a buffer of its own is detached) or copied (a view).
+          a.put(m);
+        }
+        b.put(Buffer.from(`other ${i}\n`));
+      }
+      const whole = Buffer.concat(expected);
+      const [got, gotOther] = await Promise.all([a.end(), b.end()]);
+      closeSync(other);
+      expect(got).toEqual({ bytes: whole.length, sha256: createHash('sha256').update(whole).digest('hex') });
+      expect(readFileSync(path.join(dir, 'out')).equals(whole)).toBe(true);
+      const otherBytes = Buffer.from(made.map((_, i) => `other ${i}\n`).join(''));
+      expect(gotOther.sha256).toBe(createHash('sha256').update(otherBytes).digest('hex'));
+      expect(readFileSync(path.join(dir, 'other')).equals(otherBytes)).toBe(true);
+    } finally {
+      closeSync(before);
+      closeSync(out);
+    }
+  });
+
+  it('a copy past the end of the previous archive fails the archive, with what happened', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'archive-stream-'));
+    dirs.push(dir);
+    writeFileSync(path.join(dir, 'previous'), 'short');
+    const before = openSync(path.join(dir, 'previous'), 'r');
+    const out = openSync(path.join(dir, 'out'), 'w');
+    try {
+      const stream = new ArchiveStream(out);
+      stream.copy(before, 2, 100);
+      await expect(stream.end()).rejects.toThrow('writing the archive: the previous archive ended before its member at 5');
+      // The thread is still there for the next archive.
+      const next = new ArchiveStream(out);
+      next.put(Buffer.from('after\n'));
+      expect((await next.end()).bytes).toBe(6);
+    } finally {
+      closeSync(before);
+      closeSync(out);
     }
   });
 });
