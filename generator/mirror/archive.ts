@@ -22,7 +22,8 @@
 // Cost: files are read (into shared arenas, readSiteFile), hashed and
 // tarred on the main thread; the tar stream is cut into members of about a
 // hundred entries (430 kB) that zlib compresses on worker threads, one a
-// core, a few members at a time (mirror/gzip.ts), so both cores compress.
+// core, a few members at a time (mirror/gzip.ts), so both cores compress;
+// one of those threads writes and hashes the archive (gzip.ts ArchiveStream).
 // Memory is bounded by the members in flight, whatever the size of the
 // site: folders are read one at a time and the manifest goes to the
 // writer's temporary file as it grows, in pieces hashed as they go (only
