@@ -3,7 +3,8 @@
 // stream and a zlib state and hands the member to the thread pool and back, about 140 us of CPU a
 // member (9,099 small members: 0.4 s user + 0.9 s system at level 2), where the one-shot call takes
 // 17 us. The bytes are the same (the same zlib, level and memory level). A rebuild compresses a few
-// members: the first ones are compressed on the main thread, and the workers start only for more.
+// members: the first ones go to the threads already started (the archive's writer's), else are
+// compressed on the main thread, and more threads start only for more.
 //
 // The same threads write the archive's bytes and hash them (ArchiveStream, for write/mirror.ts), so that
 // the main thread only reads, tars and hands over. The threads are the process's, started when first
@@ -14,7 +15,7 @@ import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 
-/** Members compressed on the main thread before the workers start (a rebuild's dozens, not the thousands of a full build). */
+/** Members compressed before more threads start, on those started or else on the main thread (a rebuild's dozens, not the thousands of a full build). */
 const INLINE = 64;
 /** Worker threads: one a core. */
 const WORKERS = os.availableParallelism();
@@ -174,7 +175,9 @@ export class Compressor {
   compress(tar: Buffer): Promise<Buffer> {
     // After a turn of the event loop: a member a turn, as zlib's asynchronous call gave (a test worker's
     // loop is watched, test/support/event-loop.ts; a server in the same process keeps answering).
-    if (this.asked++ < INLINE || WORKERS < 2) {
+    // The first ones go to the threads already started (the archive's writer starts one), none started for them.
+    const pool = this.asked++ < INLINE ? threads : WORKERS < 2 ? [] : started(WORKERS);
+    if (pool.length === 0) {
       return new Promise((resolve, reject) =>
         setImmediate(() => {
           try {
@@ -185,7 +188,7 @@ export class Compressor {
         }),
       );
     }
-    const at = started(WORKERS).reduce((a, b) => (b.pending < a.pending ? b : a));
+    const at = pool.reduce((a, b) => (b.pending < a.pending ? b : a));
     const id = ++asked;
     return new Promise<Buffer | string>((resolve, reject) => {
       waiting.set(id, { resolve, reject, at });

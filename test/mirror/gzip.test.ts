@@ -35,6 +35,8 @@ describe('gzip members', () => {
       return gz;
     });
     const plain = tars.map((t) => Buffer.from(t));
+    // No thread yet: the first members on the main thread.
+    stopThreads();
     const compressor = new Compressor(level);
     try {
       const got = await Promise.all(tars.map((t) => compressor.compress(t)));
@@ -55,10 +57,17 @@ describe('gzip members', () => {
       expect(startedThreads()).toBe(0);
       await compressor.compress(Buffer.from('one more\n'));
       expect(startedThreads()).toBe(os.availableParallelism() < 2 ? 0 : os.availableParallelism());
-      // The next archive's compressor takes the same threads.
+      // The next archive's compressor takes the same threads, from its first member on.
       const next = new Compressor(1);
       for (const t of members(70)) await next.compress(t);
       expect(startedThreads()).toBe(os.availableParallelism() < 2 ? 0 : os.availableParallelism());
+      stopThreads();
+      // A thread started (an archive's writer): the first members go to it, and no other starts for them.
+      await new ArchiveStream(-1).end().catch(() => {});
+      expect(startedThreads()).toBe(1);
+      const third = new Compressor(1);
+      for (const t of members(64)) await third.compress(t);
+      expect(startedThreads()).toBe(1);
     } finally {
       compressor.close();
     }
