@@ -41,6 +41,7 @@ import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
+import { mark, printTimeline } from './pipeline/timeline.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
 import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
@@ -229,6 +230,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
   const read = readReleases(options, previous?.parsed);
+  mark('plan: releases read');
   const inputs = withSiteNotes(read, defaultRelease(read), basePathOf(base));
   const main = inputs[read.indexOf(defaultRelease(read))];
   // Shard folders only for a release too large for one folder (routes/shard.ts).
@@ -247,7 +249,9 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const lacks = new Map(inputs.map((r) => [r, unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })))]));
   const unmirrored = (r: ReleaseInput) => lacks.get(r)!;
   const records = previous?.records;
+  mark('plan: site set up');
   const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true, known, records });
+  mark('plan: default release planned');
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
   // release=<year> there (hosting/, edge/handler.ts).
@@ -257,6 +261,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
       ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other), known, records,
     });
   }
+  mark('plan: other releases planned');
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
   const elsewhere = planElsewhere(plan, main.release, others.map((r) => r.release), base, layout, options.links);
   const listPages = defaultPageCount(main.release);
@@ -291,6 +296,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   plan.root.add(NOJEKYLL, '');
   plan.root.add(CONTENT_TYPES_FILE, contentTypesTable());
   plan.root.add(S3_UPLOAD, s3UploadScript());
+  mark('plan: site files planned');
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
   return {
@@ -320,6 +326,8 @@ interface ReleasePlanOptions extends BuildOptions {
 function planRelease(target: PlanTarget, release: Release, options: ReleasePlanOptions): Pick<PlanReport, 'listPages'> {
   const { base, layout } = options;
   const planned = [...planResources(release, base, layout, options.links), ...planEndpoints(release, base, layout, options.heldReleases, options.links)];
+  const at = `plan ${target.prefix || 'root'}:`;
+  mark(`${at} resources planned (views, pages)`);
   const context = formatContext(release.info, layout);
   // A compact build leaves out every resource, the first-page copies and the
   // logos: the edge handler renders them from its indexes (edge/render-missing.ts).
@@ -336,6 +344,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
     if (!compact) target.addLogo(m);
     if (m.sites !== null) target.add(outputFile(sitesPath(m.matrixId)), sitesFile(m));
   }
+  mark(`${at} tasks and logos claimed`);
   target.add(outputFile(errorPaths.notFound), NOT_FOUND);
   target.add(outputFile(errorPaths.invalidPage), INVALID_PAGE);
   // Netlify and http-server answer every missing file with /404.html: for an
@@ -354,6 +363,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   const { siteNotes: _notes, ...printed } = release.info;
   const keyed = options.known && `${JSON.stringify(layout)}\n${JSON.stringify(printed)}`;
   for (const [file, content, key] of apiExtras(release, base, planned, context, { copies: !compact, held: otherHeld, keyed })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
+  mark(`${at} extras`);
   const root = basePathOf(base);
   plan_assets(target, layout, root);
   target.add(outputFile(SEARCH_INDEX), searchIndex(release));
@@ -361,7 +371,9 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   const known = options.known && ((file: string, key: string) => options.known!(`${target.prefix}${file}`, key));
+  mark(`${at} search index, home`);
   for (const [file, content, key] of downloadFiles(release, base, layout, context, { archive: !compact, known, records: options.records })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
+  mark(`${at} downloads`);
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
   for (const u of options.unmirrored ?? []) target.add(outputFile(unmirroredPath(u.collection)), `${JSON.stringify({ detail: u.detail })}\n`);
   // Another release's own indexes, for the edge handler's answers under its path.
@@ -443,6 +455,7 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
   const spool = new KeptSpool(sources, spoolDir(options.outDir));
   const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources), spool);
   let planned: ReturnType<typeof planSite>;
+  mark('kept plan pieces read');
   try {
     planned = planSite(options, { ...previous, parsed, records });
   } catch (error) {
@@ -461,10 +474,18 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
 async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void): Promise<WriteReport> {
-  writer.open(plan, looked ? await looked : null);
+  const changes = looked ? await looked : null;
+  mark('folder look awaited');
+  writer.open(plan, changes);
+  mark('writer open');
   opened?.();
+  mark('kept entries saved');
   try {
-    return writer.close(plan, await renderPlan(plan, options, writer));
+    const counts = await renderPlan(plan, options, writer);
+    mark('rendered');
+    const report = writer.close(plan, counts);
+    mark('writer closed (pruned)');
+    return report;
   } finally {
     writer.stop();
   }
@@ -490,6 +511,7 @@ export function oversizedArchive(file: string, bytes: number): string | null {
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
+  mark('build');
   const seconds = () => (performance.now() - started) / 1000;
   // Each release's folder, its description, and the release folder its older versions take their counts from (older_versions).
   const inputs = dataDirsOf(options).map((dataDir, i) => {
@@ -499,10 +521,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   });
   // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
   for (const { dataDir, olderVersions } of inputs) guardOutDir(options.outDir, { dataDir, projectRoot: PROJECT_ROOT, otherData: olderVersions === null ? [] : [olderVersions] });
+  mark('release descriptions read, folder guarded');
   const base = normaliseBaseUrl(options.baseUrl);
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
+  mark('sources hashed');
   // Each folder hashed once (JASPAR 2024 is a release and JASPAR 2026's older versions), its unchanged files not read again.
   const known = { before: readInputHashes(options.outDir), next: new Map() };
   const hashes = new Map<string, string>();
@@ -512,10 +536,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const keepHashes = () => {
     if (known.next.size !== known.before.size || [...known.next].some(([file, k]) => known.before.get(file) !== k)) saveInputHashes(options.outDir, known.next);
   };
+  mark('input folders hashed');
   const state = readState(options.outDir);
+  mark('state read');
   const previous = await unchangedSiteShared(options.outDir, fingerprint, state);
+  mark('up-to-date check');
   if (previous) {
     keepHashes();
+    printTimeline();
     return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
   }
 
@@ -530,10 +558,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Its CPU counts in the plan step (cpuUsage counts every thread): for the shipped site about 1.2 s, 0.8 s of it the
   // kernel's 285,000 lstats (measured at load 20), which is why the step rose 3.8 -> 4.6 s when the look moved here.
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
+  looked?.then(() => mark('folder look done (its thread)'));
   // Plan: every output path, with its content or the task that renders it.
   let planned: ({ plan: OutputPlan; report: PlanReport; keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
   const report = planned.report;
   const cpuPlanned = cpuAt();
+  mark('planned');
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
@@ -557,6 +587,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // iterates them).
     const listing = writer.listing();
     for (const scope of scopes) {
+      mark(`mirror ${scope.dir || 'root'} begins`);
       const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
       archiveMembers.reused += m.reused ?? 0;
@@ -567,10 +598,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
+  mark('mirror done');
   const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes, notes: [...report.notes, ...archiveNotes] };
   // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
+  mark('state saved');
   keepHashes();
+  mark('input hashes saved');
+  printTimeline();
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
 }
