@@ -42,6 +42,7 @@ import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { mark, printTimeline } from './pipeline/timeline.ts';
+import { PlanShapes, type KeptPlanData } from './pipeline/kept-plan.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
 import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
@@ -225,7 +226,7 @@ export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
  * this one's keys, so that a keyed file that build wrote with the same key is not rendered to plan it
  * (the build counts the bytes as written: the report's bytes are 0).
  */
-export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles; records?: RecordCache }): { plan: OutputPlan; report: PlanReport } {
+export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles; records?: RecordCache; kept?: { data: KeptPlanData | null; fingerprint: string } }): PlannedSite {
   const state = previous?.state;
   const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
@@ -238,6 +239,9 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const layoutOf = (release: Release) => options.layout ?? chooseLayout({ matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] });
   const layout = layoutOf(main.release);
   const plan = new OutputPlan(main.release.info, layout);
+  // A rebuild leaves out the tasks whose files the previous build left as they would be now (pipeline/kept-plan.ts).
+  const shapes = previous?.kept ? new PlanShapes(previous.kept.data, inputs.map((r) => r.release)) : null;
+  plan.filter = shapes;
   const others = inputs.filter((r) => r !== main);
   // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
   const held = inputs.map((r) => {
@@ -297,12 +301,28 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   plan.root.add(CONTENT_TYPES_FILE, contentTypesTable());
   plan.root.add(S3_UPLOAD, s3UploadScript());
   mark('plan: site files planned');
+  // Without every task the previous build had, planned the same way, the tasks left out are planned after all.
+  const contents = shapes ? plan.files.withContent() : [];
+  const carry = shapes !== null && shapes.carries(plan.parts, contents, plan.leftOutCount);
+  if (!carry) plan.planLeftOut();
+  plan.filter = null;
+  const keepPlan = shapes?.toKeep(previous!.kept!.fingerprint, previous!.salt, plan.parts, contents, inputs.map((r) => r.release));
+  mark(`plan: ${carry ? `${plan.tasks.length} tasks planned, the previous build's files kept for the rest` : 'every task planned'}`);
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
   return {
-    plan,
+    plan, carry, keepPlan,
     report: { ...report, matrices: inputs.reduce((n, r) => n + r.release.matrices.length, 0), files: plan.files.size, bytes: previous ? 0 : plan.bytes, rules: rules.length, notes: inputs.flatMap((r) => r.notes), releases: inputs.map((r) => ({ year: r.release.info.year, matrices: r.release.matrices.length, default: r === main })) },
   };
+}
+
+/** What planSite gives: the plan; with a kept plan, whether it leaves tasks out (their files the previous build's:
+ *  the writer keeps them, SiteWriter.open's carry), and what to keep for the next build. */
+export interface PlannedSite {
+  plan: OutputPlan;
+  report: PlanReport;
+  carry?: boolean;
+  keepPlan?: KeptPlanData;
 }
 
 interface ReleasePlanOptions extends BuildOptions {
@@ -449,15 +469,18 @@ function usedBy(matrices: Matrix[], value: string): string | null {
  * bytes from the end of the plan, they were about 250 MB at 10x on top of the plan's heap, the build's peak.
  * Nothing changes an entry between the plan and keep(): the writer's check renders nothing.
  */
-function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined): ReturnType<typeof planSite> & { keep(): void } {
+function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf);
+  // The previous build's plan, when it is that of the state read (the build that saved it finished) and keyed alike.
+  const data = (readKept(options.outDir, 'plan', sources).get('plan') ?? null) as KeptPlanData | null;
+  const usable = data !== null && previous.state !== null && data.fingerprint === previous.state.fingerprint && data.salt === previous.salt ? data : null;
   // The bulk files' records go to a spool file as they are rendered, not held to the end of the plan (about 110 MB serialized at 10x).
   const spool = new KeptSpool(sources, spoolDir(options.outDir));
   const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources), spool);
   let planned: ReturnType<typeof planSite>;
   mark('kept plan pieces read');
   try {
-    planned = planSite(options, { ...previous, parsed, records });
+    planned = planSite(options, { ...previous, parsed, records, kept: { data: usable, fingerprint } });
   } catch (error) {
     spool.close();
     throw error;
@@ -467,16 +490,22 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
   if (keepParsed) pending.push(['parsed-files', keepParsed]);
   const keepRecords = records.toKeep();
   if (keepRecords) pending.push(['bulk-records', keepRecords]);
+  if (planned.keepPlan) pending.push(['plan', new Map([['plan', planned.keepPlan]])]);
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
-  return { ...planned, keep: () => pending.splice(0).forEach(([kind, entries]) => saveKept(options.outDir, kind, sources, entries)) };
+  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach(([kind, entries]) => saveKept(options.outDir, kind, sources, entries)) };
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
-async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void): Promise<WriteReport> {
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false): Promise<WriteReport> {
   const changes = looked ? await looked : null;
   mark('folder look awaited');
-  writer.open(plan, changes);
+  // A file altered since the previous build is rendered again: its task planned (and the others with it).
+  if (carry && (changes === null || changes.altered.size > 0)) {
+    plan.planLeftOut();
+    carry = false;
+  }
+  writer.open(plan, changes, carry);
   mark('writer open');
   opened?.();
   mark('kept entries saved');
@@ -560,7 +589,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   looked?.then(() => mark('folder look done (its thread)'));
   // Plan: every output path, with its content or the task that renders it.
-  let planned: ({ plan: OutputPlan; report: PlanReport; keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
+  let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash, fingerprint);
   const report = planned.report;
   const cpuPlanned = cpuAt();
   mark('planned');
@@ -568,7 +597,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked, () => planned!.keep());
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked, () => planned!.keep(), planned.carry);
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
   // through the archives otherwise, the longest step of a large build.

@@ -306,7 +306,7 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
 // 250 MB buffer on top of the plan's heap at the end of a 10x build's plan, the build's peak).
 const KEPT_HEADER = 'jaspar-static-api kept entries 2';
 /** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache). */
-export type KeptKind = 'parsed-files' | 'bulk-records';
+export type KeptKind = 'parsed-files' | 'bulk-records' | 'plan';
 const keptFile = (outDir: string, kind: KeptKind) => path.join(stateDir(outDir), `${kind}.v8`);
 /** Entries serialized a frame: a frame's bytes are all a write or read holds at once (a BED file's text is the largest value, about 1 MB). */
 const KEPT_FRAME_ENTRIES = 512;
