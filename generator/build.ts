@@ -98,8 +98,9 @@ export interface BuildReport {
   removed: number;
   /** True when inputs and output folder were as the previous build left them: nothing was done. */
   upToDate: boolean;
-  /** Rendering tasks rendered, and reused because what they render from had not changed; the mirror archives' gzip members made, and copied from the previous archives (and how many archives were patched, their other files not looked at: mirror/archive.ts ArchivePatch). */
-  tasks: { rendered: number; reused: number };
+  /** Rendering tasks rendered, and reused because what they render from had not changed (kept: not even planned, the
+   *  previous build's plan telling they would be reused: pipeline/kept-plan.ts); the mirror archives' gzip members made, and copied from the previous archives (and how many archives were patched, their other files not looked at: mirror/archive.ts ArchivePatch). */
+  tasks: { rendered: number; reused: number; kept?: number };
   archiveMembers: { made: number; reused: number; patched?: number };
   /** What the reader says about the input (JASPAR download files used in part or ignored); none for a curated release. */
   notes: string[];
@@ -598,6 +599,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
   const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked, () => planned!.keep(), planned.carry);
+  const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
   // through the archives otherwise, the longest step of a large build.
@@ -636,5 +638,5 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   keepHashes();
   mark('input hashes saved');
   printTimeline();
-  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
+  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused, kept: leftOut }, archiveMembers };
 }
