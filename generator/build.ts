@@ -501,12 +501,8 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
 async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false): Promise<WriteReport> {
   const changes = looked ? await looked : null;
   mark('folder look awaited');
-  // A file altered since the previous build is rendered again: its task planned (and the others with it).
-  if (carry && (changes === null || changes.altered.size > 0)) {
-    plan.planLeftOut();
-    carry = false;
-  }
-  writer.open(plan, changes, carry);
+  // With a file altered since the previous build (its task to be rendered again), every task is planned.
+  writer.open(plan, changes, carry && (() => plan.planLeftOut()));
   mark('writer open');
   opened?.();
   mark('kept entries saved');

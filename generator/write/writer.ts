@@ -86,8 +86,10 @@ export class SiteWriter implements ScheduleSink {
   }
 
   /** Checks the folder (links and special files are refused before anything is written) and marks it in progress.
-   *  looked: treeChanges of the previous state, found already (changes.ts treeChangesOffThread, while the site was planned). */
-  open(plan: OutputPlan, looked: TreeChanges | null = null, carry = false): void {
+   *  looked: treeChanges of the previous state, found already (changes.ts treeChangesOffThread, while the site was planned).
+   *  carry: keep every file of the previous build (carry()) when it has a state and none of its files was altered since;
+   *  else it is called first (to plan every task). Returns whether it kept them. */
+  open(plan: OutputPlan, looked: TreeChanges | null = null, carry: false | (() => void) = false): boolean {
     const { root } = this;
     const existed = lstatAt(root, '') !== undefined;
     // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
@@ -102,9 +104,9 @@ export class SiteWriter implements ScheduleSink {
     const compare = existed && readdirSync(root).length > 0;
     markInProgress(root);
     ensureRoot(root);
-    // The caller plans every task when a file is altered (its task is then rendered again), or without a previous state.
-    if (carry && (previous === null || altered.size > 0)) throw new Error('SiteWriter.open: the previous build\'s files cannot be kept as they are (no state, or files altered): plan every task');
-    const kept = carry ? this.carry(previous!) : null;
+    // Not with a file altered (its task is to be rendered again), nor without a previous state.
+    const kept = carry && previous !== null && altered.size === 0 ? this.carry(previous) : null;
+    if (carry && kept === null) carry();
     const { next } = this;
     next.fingerprint = this.options.fingerprint ?? '';
     this.session = {
@@ -113,6 +115,7 @@ export class SiteWriter implements ScheduleSink {
       report: { files: kept?.files ?? plan.files.size, bytes: kept?.bytes ?? 0, written: 0, unchanged: kept?.files ?? 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
+    return kept !== null;
   }
 
   /**
