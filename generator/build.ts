@@ -41,6 +41,8 @@ import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
+import { mark, printTimeline } from './pipeline/timeline.ts';
+import { PlanShapes, type KeptPlanData } from './pipeline/kept-plan.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror } from './write/mirror.ts';
 import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
@@ -96,8 +98,9 @@ export interface BuildReport {
   removed: number;
   /** True when inputs and output folder were as the previous build left them: nothing was done. */
   upToDate: boolean;
-  /** Rendering tasks rendered, and reused because what they render from had not changed; the mirror archives' gzip members made, and copied from the previous archives (and how many archives were patched, their other files not looked at: mirror/archive.ts ArchivePatch). */
-  tasks: { rendered: number; reused: number };
+  /** Rendering tasks rendered, and reused because what they render from had not changed (kept: not even planned, the
+   *  previous build's plan telling they would be reused: pipeline/kept-plan.ts); the mirror archives' gzip members made, and copied from the previous archives (and how many archives were patched, their other files not looked at: mirror/archive.ts ArchivePatch). */
+  tasks: { rendered: number; reused: number; kept?: number };
   archiveMembers: { made: number; reused: number; patched?: number };
   /** What the reader says about the input (JASPAR download files used in part or ignored); none for a curated release. */
   notes: string[];
@@ -224,11 +227,12 @@ export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
  * this one's keys, so that a keyed file that build wrote with the same key is not rendered to plan it
  * (the build counts the bytes as written: the report's bytes are 0).
  */
-export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles; records?: RecordCache }): { plan: OutputPlan; report: PlanReport } {
+export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles; records?: RecordCache; kept?: { data: KeptPlanData | null; fingerprint: string } }): PlannedSite {
   const state = previous?.state;
   const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
   const read = readReleases(options, previous?.parsed);
+  mark('plan: releases read');
   const inputs = withSiteNotes(read, defaultRelease(read), basePathOf(base));
   const main = inputs[read.indexOf(defaultRelease(read))];
   // Shard folders only for a release too large for one folder (routes/shard.ts).
@@ -236,6 +240,9 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const layoutOf = (release: Release) => options.layout ?? chooseLayout({ matrixIds: release.matrices.map((m) => m.matrixId), baseIds: [...new Set(release.matrices.map((m) => m.baseId))] });
   const layout = layoutOf(main.release);
   const plan = new OutputPlan(main.release.info, layout);
+  // A rebuild leaves out the tasks whose files the previous build left as they would be now (pipeline/kept-plan.ts).
+  const shapes = previous?.kept ? new PlanShapes(previous.kept.data, inputs.map((r) => r.release)) : null;
+  plan.filter = shapes;
   const others = inputs.filter((r) => r !== main);
   // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
   const held = inputs.map((r) => {
@@ -247,7 +254,9 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const lacks = new Map(inputs.map((r) => [r, unmirroredCollections(r.release, inputs.filter((x) => x !== r).map((x) => ({ release: x.release, query: `release=${x.release.info.year}` })))]));
   const unmirrored = (r: ReleaseInput) => lacks.get(r)!;
   const records = previous?.records;
+  mark('plan: site set up');
   const report = planRelease(plan.root, main.release, { ...options, base, layout, held, heldReleases, main: true, known, records });
+  mark('plan: default release planned');
   // The other releases: each a whole site of its own under /releases/<year>/,
   // whose bodies link within it (base URL …/releases/<year>); the hosts route
   // release=<year> there (hosting/, edge/handler.ts).
@@ -257,6 +266,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
       ...options, base: `${base}${releasePath(other.release.info.year)}`, layout: otherLayout, held, heldReleases, main: false, unmirrored: unmirrored(other), known, records,
     });
   }
+  mark('plan: other releases planned');
   // A matrix that only another release has (new in 2026) answers at its own URL without release= too.
   const elsewhere = planElsewhere(plan, main.release, others.map((r) => r.release), base, layout, options.links);
   const listPages = defaultPageCount(main.release);
@@ -291,12 +301,29 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   plan.root.add(NOJEKYLL, '');
   plan.root.add(CONTENT_TYPES_FILE, contentTypesTable());
   plan.root.add(S3_UPLOAD, s3UploadScript());
+  mark('plan: site files planned');
+  // Without every task the previous build had, planned the same way, the tasks left out are planned after all.
+  const contents = shapes ? plan.files.withContent() : [];
+  const carry = shapes !== null && shapes.carries(plan.parts, contents, plan.leftOutCount);
+  if (!carry) plan.planLeftOut();
+  plan.filter = null;
+  const keepPlan = shapes?.toKeep(previous!.kept!.fingerprint, previous!.salt, plan.parts, contents, inputs.map((r) => r.release));
+  mark(`plan: ${carry ? `${plan.tasks.length} tasks planned, the previous build's files kept for the rest` : 'every task planned'}`);
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
   return {
-    plan,
+    plan, carry, keepPlan,
     report: { ...report, matrices: inputs.reduce((n, r) => n + r.release.matrices.length, 0), files: plan.files.size, bytes: previous ? 0 : plan.bytes, rules: rules.length, notes: inputs.flatMap((r) => r.notes), releases: inputs.map((r) => ({ year: r.release.info.year, matrices: r.release.matrices.length, default: r === main })) },
   };
+}
+
+/** What planSite gives: the plan; with a kept plan, whether it leaves tasks out (their files the previous build's:
+ *  the writer keeps them, SiteWriter.open's carry), and what to keep for the next build. */
+export interface PlannedSite {
+  plan: OutputPlan;
+  report: PlanReport;
+  carry?: boolean;
+  keepPlan?: KeptPlanData;
 }
 
 interface ReleasePlanOptions extends BuildOptions {
@@ -320,6 +347,8 @@ interface ReleasePlanOptions extends BuildOptions {
 function planRelease(target: PlanTarget, release: Release, options: ReleasePlanOptions): Pick<PlanReport, 'listPages'> {
   const { base, layout } = options;
   const planned = [...planResources(release, base, layout, options.links), ...planEndpoints(release, base, layout, options.heldReleases, options.links)];
+  const at = `plan ${target.prefix || 'root'}:`;
+  mark(`${at} resources planned (views, pages)`);
   const context = formatContext(release.info, layout);
   // A compact build leaves out every resource, the first-page copies and the
   // logos: the edge handler renders them from its indexes (edge/render-missing.ts).
@@ -336,6 +365,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
     if (!compact) target.addLogo(m);
     if (m.sites !== null) target.add(outputFile(sitesPath(m.matrixId)), sitesFile(m));
   }
+  mark(`${at} tasks and logos claimed`);
   target.add(outputFile(errorPaths.notFound), NOT_FOUND);
   target.add(outputFile(errorPaths.invalidPage), INVALID_PAGE);
   // Netlify and http-server answer every missing file with /404.html: for an
@@ -354,6 +384,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   const { siteNotes: _notes, ...printed } = release.info;
   const keyed = options.known && `${JSON.stringify(layout)}\n${JSON.stringify(printed)}`;
   for (const [file, content, key] of apiExtras(release, base, planned, context, { copies: !compact, held: otherHeld, keyed })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
+  mark(`${at} extras`);
   const root = basePathOf(base);
   plan_assets(target, layout, root);
   target.add(outputFile(SEARCH_INDEX), searchIndex(release));
@@ -361,7 +392,9 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   target.add(outputFile(HOME), homePage(release, base, layout, listPages, { archive: !compact }));
   // Offline mirror (issue 7): the list in one file per format, JASPAR's bundles, the downloads page.
   const known = options.known && ((file: string, key: string) => options.known!(`${target.prefix}${file}`, key));
+  mark(`${at} search index, home`);
   for (const [file, content, key] of downloadFiles(release, base, layout, context, { archive: !compact, known, records: options.records })) target.add(file, key === undefined ? content : new KeyedContent(key, content));
+  mark(`${at} downloads`);
   // What a collection the release lacks answers with on the hosts that route queries (hosting/routing.ts).
   for (const u of options.unmirrored ?? []) target.add(outputFile(unmirroredPath(u.collection)), `${JSON.stringify({ detail: u.detail })}\n`);
   // Another release's own indexes, for the edge handler's answers under its path.
@@ -437,14 +470,18 @@ function usedBy(matrices: Matrix[], value: string): string | null {
  * bytes from the end of the plan, they were about 250 MB at 10x on top of the plan's heap, the build's peak.
  * Nothing changes an entry between the plan and keep(): the writer's check renders nothing.
  */
-function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined): ReturnType<typeof planSite> & { keep(): void } {
+function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf);
+  // The previous build's plan, when it is that of the state read (the build that saved it finished) and keyed alike.
+  const data = (readKept(options.outDir, 'plan', sources).get('plan') ?? null) as KeptPlanData | null;
+  const usable = data !== null && previous.state !== null && data.fingerprint === previous.state.fingerprint && data.salt === previous.salt ? data : null;
   // The bulk files' records go to a spool file as they are rendered, not held to the end of the plan (about 110 MB serialized at 10x).
   const spool = new KeptSpool(sources, spoolDir(options.outDir));
   const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources), spool);
   let planned: ReturnType<typeof planSite>;
+  mark('kept plan pieces read');
   try {
-    planned = planSite(options, { ...previous, parsed, records });
+    planned = planSite(options, { ...previous, parsed, records, kept: { data: usable, fingerprint } });
   } catch (error) {
     spool.close();
     throw error;
@@ -454,17 +491,27 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
   if (keepParsed) pending.push(['parsed-files', keepParsed]);
   const keepRecords = records.toKeep();
   if (keepRecords) pending.push(['bulk-records', keepRecords]);
+  if (planned.keepPlan) pending.push(['plan', new Map([['plan', planned.keepPlan]])]);
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
-  return { ...planned, keep: () => pending.splice(0).forEach(([kind, entries]) => saveKept(options.outDir, kind, sources, entries)) };
+  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach(([kind, entries]) => saveKept(options.outDir, kind, sources, entries)) };
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
-async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void): Promise<WriteReport> {
-  writer.open(plan, looked ? await looked : null);
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false): Promise<WriteReport> {
+  const changes = looked ? await looked : null;
+  mark('folder look awaited');
+  // With a file altered since the previous build (its task to be rendered again), every task is planned.
+  writer.open(plan, changes, carry && (() => plan.planLeftOut()));
+  mark('writer open');
   opened?.();
+  mark('kept entries saved');
   try {
-    return writer.close(plan, await renderPlan(plan, options, writer));
+    const counts = await renderPlan(plan, options, writer);
+    mark('rendered');
+    const report = writer.close(plan, counts);
+    mark('writer closed (pruned)');
+    return report;
   } finally {
     writer.stop();
   }
@@ -490,6 +537,7 @@ export function oversizedArchive(file: string, bytes: number): string | null {
 
 export async function build(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
+  mark('build');
   const seconds = () => (performance.now() - started) / 1000;
   // Each release's folder, its description, and the release folder its older versions take their counts from (older_versions).
   const inputs = dataDirsOf(options).map((dataDir, i) => {
@@ -499,10 +547,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   });
   // Before anything reads or writes the output folder: is it one the build may replace (write/guard.ts)?
   for (const { dataDir, olderVersions } of inputs) guardOutDir(options.outDir, { dataDir, projectRoot: PROJECT_ROOT, otherData: olderVersions === null ? [] : [olderVersions] });
+  mark('release descriptions read, folder guarded');
   const base = normaliseBaseUrl(options.baseUrl);
   // Everything the site is built from. Equal to the previous build's, with
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
+  mark('sources hashed');
   // Each folder hashed once (JASPAR 2024 is a release and JASPAR 2026's older versions), its unchanged files not read again.
   const known = { before: readInputHashes(options.outDir), next: new Map() };
   const hashes = new Map<string, string>();
@@ -512,10 +562,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const keepHashes = () => {
     if (known.next.size !== known.before.size || [...known.next].some(([file, k]) => known.before.get(file) !== k)) saveInputHashes(options.outDir, known.next);
   };
+  mark('input folders hashed');
   const state = readState(options.outDir);
+  mark('state read');
   const previous = await unchangedSiteShared(options.outDir, fingerprint, state);
+  mark('up-to-date check');
   if (previous) {
     keepHashes();
+    printTimeline();
     return { ...(previous.report as PlanReport), seconds: seconds(), written: 0, removed: 0, upToDate: true, tasks: { rendered: 0, reused: 0 }, archiveMembers: { made: 0, reused: 0 } };
   }
 
@@ -530,15 +584,18 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Its CPU counts in the plan step (cpuUsage counts every thread): for the shipped site about 1.2 s, 0.8 s of it the
   // kernel's 285,000 lstats (measured at load 20), which is why the step rose 3.8 -> 4.6 s when the look moved here.
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
+  looked?.then(() => mark('folder look done (its thread)'));
   // Plan: every output path, with its content or the task that renders it.
-  let planned: ({ plan: OutputPlan; report: PlanReport; keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash);
+  let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash, fingerprint);
   const report = planned.report;
   const cpuPlanned = cpuAt();
+  mark('planned');
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked, () => planned!.keep());
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked, () => planned!.keep(), planned.carry);
+  const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
   // through the archives otherwise, the longest step of a large build.
@@ -557,6 +614,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     // iterates them).
     const listing = writer.listing();
     for (const scope of scopes) {
+      mark(`mirror ${scope.dir || 'root'} begins`);
       const m = await writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel) });
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
       archiveMembers.reused += m.reused ?? 0;
@@ -567,10 +625,14 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
   else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
+  mark('mirror done');
   const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes, notes: [...report.notes, ...archiveNotes] };
   // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
+  mark('state saved');
   keepHashes();
-  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused }, archiveMembers };
+  mark('input hashes saved');
+  printTimeline();
+  return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused, kept: leftOut }, archiveMembers };
 }

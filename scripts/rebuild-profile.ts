@@ -1,4 +1,4 @@
-// node --import tsx scripts/rebuild-profile.ts [--scratch DIR] [--runs 3] [--only count,annotation,add,remove,noop] [--cpu-prof]
+// node --import tsx scripts/rebuild-profile.ts [--scratch DIR] [--runs 3] [--only count,annotation,add,remove,noop] [--cpu-prof] [--timeline]
 //
 // Rebuilds of the shipped two-release site after one small edit (issue 22),
 // each a child process started as `npm run build` starts it
@@ -12,7 +12,8 @@
 //               then put back (run in that order, as pairs).
 // The scratch folder (default /tmp/jaspar-rebuild-profile) keeps the site
 // between runs: the first run builds it in full. With
-// --cpu-prof each rebuild writes a V8 CPU profile into scratch/profiles.
+// --cpu-prof each rebuild writes a V8 CPU profile into scratch/profiles; with
+// --timeline each prints the wall-clock marks of its steps (pipeline/timeline.ts).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -35,12 +36,14 @@ interface Result {
   members?: { made: number; reused: number };
 }
 
-function runBuild(out: string, data: string[], prof: string | null): Result {
+function runBuild(out: string, data: string[], prof: string | null, timeline = false): Result {
   const started = performance.now();
   const args = [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), path.join(ROOT, 'scripts/build-child.mjs'), out, ...data];
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const env = timeline ? { ...process.env, JASPAR_TIMELINE: '1' } : process.env;
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 26, env });
   const wall = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
+  if (timeline) process.stderr.write(r.stderr.split('\n').filter((l) => l.startsWith('timeline')).map((l) => `  ${l}\n`).join(''));
   const { report, cpu, maxRssMb } = JSON.parse(r.stdout.trim().split('\n').pop()!);
   return {
     wall, inside: report.seconds, cpu, maxRssMb, written: report.written, removed: report.removed, rendered: report.tasks.rendered, reused: report.tasks.reused,
@@ -102,7 +105,7 @@ const fmt = (xs: number[], digits = 2) => (xs.length > 1 ? `${median(xs).toFixed
 async function main(): Promise<void> {
   const { values } = parseArgs({
     allowPositionals: true,
-    options: { scratch: { type: 'string', default: '/tmp/jaspar-rebuild-profile' }, runs: { type: 'string', default: '3' }, only: { type: 'string', default: 'noop,count,annotation,remove,add' }, 'cpu-prof': { type: 'boolean', default: false } },
+    options: { scratch: { type: 'string', default: '/tmp/jaspar-rebuild-profile' }, runs: { type: 'string', default: '3' }, only: { type: 'string', default: 'noop,count,annotation,remove,add' }, 'cpu-prof': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false } },
   });
   const scratch = path.resolve(values.scratch);
   // The shipped folder itself, as a user edits it: JASPAR 2026 takes its older versions from it too
@@ -123,7 +126,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(scratch: string, release: string, data: string[], values: { runs: string; only: string; 'cpu-prof': boolean }, keep: (file: string) => void): Promise<void> {
+async function measure(scratch: string, release: string, data: string[], values: { runs: string; only: string; 'cpu-prof': boolean; timeline: boolean }, keep: (file: string) => void): Promise<void> {
   mkdirSync(scratch, { recursive: true });
   const site = path.join(scratch, 'site');
   const prof = values['cpu-prof'] ? path.join(scratch, 'profiles') : null;
@@ -138,7 +141,7 @@ async function measure(scratch: string, release: string, data: string[], values:
   for (let i = 0; i < runs; i++) {
     for (const name of only) {
       if (name !== 'noop') edit[name]();
-      const r = runBuild(site, data, prof);
+      const r = runBuild(site, data, prof, values.timeline);
       log(`${name} ${i + 1}: ${brief(r)}`);
       results.set(name, [...(results.get(name) ?? []), r]);
       // count and annotation: undone by the next run of the same edit (not timed when this is the last run).

@@ -64,7 +64,7 @@ export type Task = ResourceTask | LogoTask;
 /** A resource in its formats (formatsOf), its files in its folder under the part's prefix. */
 class ResourceTask {
   readonly kind = 'resource' as const;
-  constructor(private readonly prefix: string, readonly planned: PlannedResource, readonly formats: readonly FormatId[], readonly part: number) {}
+  constructor(readonly prefix: string, readonly planned: PlannedResource, readonly formats: readonly FormatId[], readonly part: number) {}
   get paths(): string[] {
     return this.formats.map((_, i) => this.pathAt(i));
   }
@@ -76,13 +76,21 @@ class ResourceTask {
 /** A matrix's logo, in the site's layout under the part's prefix. */
 class LogoTask {
   readonly kind = 'logo' as const;
-  constructor(private readonly prefix: string, private readonly layout: Layout, readonly matrix: Matrix) {}
+  constructor(readonly prefix: string, private readonly layout: Layout, readonly matrix: Matrix) {}
   get paths(): [string] {
     return [this.pathAt()];
   }
   pathAt(): string {
     return `${this.prefix}${logoPath(this.layout, this.matrix.matrixId).slice(1)}`;
   }
+}
+
+/**
+ * Whether a plan holds a task as it is planned (pipeline/kept-plan.ts: a rebuild leaves out the tasks the
+ * previous build rendered with the key they would have now). part: the index of the task's part (plan.parts).
+ */
+export interface TaskFilter {
+  take(task: Task, part: number): boolean;
 }
 
 /** What the formats need to render a part of the site: its release and folder layout (formatContext). */
@@ -361,6 +369,10 @@ export class OutputPlan {
   private folderFirst = new Uint8Array(1 << 10);
   private readonly caseClashes: [string, string][] = [];
 
+  /** Decides whether each task is planned; those it refuses are held, unclaimed, in leftOut (every task is planned when null). */
+  filter: TaskFilter | null = null;
+  private leftOut: Task[] = [];
+
   /** The releases the site's resources are rendered for: the first is the plan's own (release, layout);
    *  a site with several releases adds one per release (part()). */
   readonly parts: PlanPart[] = [];
@@ -391,8 +403,8 @@ export class OutputPlan {
     return {
       prefix,
       add: (relPath, content) => this.add(`${prefix}${relPath}`, content),
-      addResource: (planned) => this.addTask(new ResourceTask(prefix, planned, formatsOf(planned), index)),
-      addLogo: (matrix) => this.addTask(new LogoTask(prefix, layout, matrix)),
+      addResource: (planned) => this.offer(new ResourceTask(prefix, planned, formatsOf(planned), index), index),
+      addLogo: (matrix) => this.offer(new LogoTask(prefix, layout, matrix), index),
       has: (relPath) => this.files.has(`${prefix}${relPath}`),
     };
   }
@@ -418,6 +430,24 @@ export class OutputPlan {
   addLogo(matrix: Matrix): void {
     if (!this.layout) throw new Error('an OutputPlan needs the site\'s layout to plan logos (new OutputPlan(release, layout))');
     this.addTask(new LogoTask('', this.layout, matrix));
+  }
+
+  /** A task planned, or held aside when the filter refuses it. */
+  private offer(task: Task, part: number): void {
+    if (this.filter && !this.filter.take(task, part)) this.leftOut.push(task);
+    else this.addTask(task);
+  }
+
+  /** How many tasks the filter left out. */
+  get leftOutCount(): number {
+    return this.leftOut.length;
+  }
+
+  /** Plans the tasks the filter left out (their paths claimed now: the plan is then what it is without a filter, in
+   *  another order of tasks), and takes no filter from now on. */
+  planLeftOut(): void {
+    this.filter = null;
+    for (const task of this.leftOut.splice(0)) this.addTask(task);
   }
 
   private addTask(task: Task): void {

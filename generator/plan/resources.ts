@@ -11,7 +11,7 @@ import {
   versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, ROUTES, type FilterKey, type Filters, type LinkStyle,
 } from '../routes/urls.ts';
 import { filterValues, listOrder, listViews } from './views.ts';
-import { digestsOf, matrixDigest } from '../dataset/digest.ts';
+import { digestsOf, hash128, matrixDigest } from '../dataset/digest.ts';
 
 import { VIEW_FORMAT_SIZES } from '../routes/table.ts';
 /** The formats of a list view page at a page size. */
@@ -33,6 +33,15 @@ export interface PlannedResource {
    * Absent: the task is keyed by the resource itself, built.
    */
   readonly key?: string;
+  /**
+   * What the key is made of but its records' digests (pipeline/kept-plan.ts): where the resource lies,
+   * its place in its view and which records it shows, by id. A rebuild whose resource has the previous
+   * build's shape and shows none of the records whose digest changed has its key, and is not planned
+   * again. Absent: planned by every build.
+   */
+  readonly shape?: string;
+  /** Whether it shows one of these records (with shape). */
+  holds?(changed: ReadonlySet<Matrix>): boolean;
   /**
    * The first record it shows, without building it: the render goes through
    * the records in list order (pipeline/schedule.ts renderOrder), so that the
@@ -248,6 +257,14 @@ class BaseIdResource implements PlannedResource {
     };
   }
 
+  get shape(): string {
+    return `${this.kind} ${this.matrix?.matrixId ?? ''} ${this.group.versions.map((v) => v.matrixId).join(',')}`;
+  }
+
+  holds(changed: ReadonlySet<Matrix>): boolean {
+    return this.kind === 'versions' ? this.group.versions.some((v) => changed.has(v)) : changed.has(this.matrix!);
+  }
+
   // A version's page links the base id's other versions by id.
   get key(): string {
     const { versions } = this.group;
@@ -394,6 +411,44 @@ class ListPage implements PlannedResource {
     const { pageSize, filters, choices } = this.view;
     return `list ${pageSize} ${JSON.stringify(filters)} ${JSON.stringify(choices ?? null)} ${this.number}/${this.last} ${this.count} ${digestsOf(this.items)}`;
   }
+
+  // The key's terms but the digests; the records shown by the ids of the view's (once a view: not sliced a page).
+  get shape(): string {
+    return `list ${viewShape(this.view)} ${this.number}/${this.last}`;
+  }
+
+  holds(changed: ReadonlySet<Matrix>): boolean {
+    if (changed.size === 0) return false;
+    const { pageSize, matrices } = this.view;
+    const from = (this.number - 1) * pageSize;
+    return changedIn(matrices, changed).some((i) => i >= from && i < from + pageSize);
+  }
+}
+
+/** A view at a page size as its pages' keys have it but the digests (its records by id), hashed once a view and
+ *  page size; the ids once a view (its pages at every page size share the array). */
+const viewShapes = new WeakMap<PagedView, string>();
+const viewIds = new WeakMap<readonly Matrix[], string>();
+function viewShape(view: PagedView): string {
+  let shape = viewShapes.get(view);
+  if (shape === undefined) {
+    let ids = viewIds.get(view.matrices);
+    if (ids === undefined) viewIds.set(view.matrices, (ids = `${view.matrices.length} ${hash128(view.matrices.map((m) => m.matrixId).join(','))}`));
+    viewShapes.set(view, (shape = `${view.pageSize} ${ids} ${hash128(`${JSON.stringify(view.filters)} ${JSON.stringify(view.choices ?? null)}`)}`));
+  }
+  return shape;
+}
+
+/** Where a view shows records of a set, found once a view and set. */
+const changedAt = new WeakMap<readonly Matrix[], { of: ReadonlySet<Matrix>; at: number[] }>();
+function changedIn(matrices: readonly Matrix[], changed: ReadonlySet<Matrix>): number[] {
+  let found = changedAt.get(matrices);
+  if (found === undefined || found.of !== changed) {
+    const at: number[] = [];
+    for (let i = 0; i < matrices.length; i++) if (changed.has(matrices[i])) at.push(i);
+    changedAt.set(matrices, (found = { of: changed, at }));
+  }
+  return found.at;
 }
 
 /** A list page rebuilt from its wire (plannedFromWire): its records and its view's size as sent, its view holding none. */

@@ -40,6 +40,11 @@ class Spellings {
   find(s: string): number | undefined {
     return this.ids.get(s);
   }
+  /** Takes another's spellings, numbered as there (into an empty one). */
+  copyFrom(other: Spellings): void {
+    for (const s of other.list) this.list.push(s);
+    for (const [s, i] of other.ids) this.ids.set(s, i);
+  }
 }
 
 /** A copy of a typed array with room for n. */
@@ -70,7 +75,7 @@ export class SiteRecords {
   private ctimes = new Float64Array(1024);
   private flags = new Uint8Array(1024);
   private pathHashes = new Int32Array(1024);
-  private readonly keyOf: (string | undefined)[] = [];
+  private keyOf: (string | undefined)[] = [];
   private slotCount = 0;
   private lastFolder = -1;
   private lastFolderText = '';
@@ -90,6 +95,45 @@ export class SiteRecords {
   readonly files = new FileRecords(this);
   readonly keys = new KeyRecords(this);
   readonly dirs = new FolderRecords(this);
+
+  /** A copy, with no folder flagged as made (a rebuild that keeps the previous build's files starts from it:
+   *  pipeline/kept-plan.ts). Typed arrays copied whole: the shipped site's 285,000 files copied one by one
+   *  (copyFile) were about 0.5 s of a rebuild. */
+  clone(): SiteRecords {
+    const c = new SiteRecords();
+    c.folders.copyFrom(this.folders);
+    c.names.copyFrom(this.names);
+    c.fileFolder = this.fileFolder.slice();
+    c.fileName = this.fileName.slice();
+    c.sizes = this.sizes.slice();
+    c.ctimes = this.ctimes.slice();
+    c.flags = this.flags.slice();
+    c.pathHashes = this.pathHashes.slice();
+    c.keyOf = this.keyOf.slice();
+    c.slotCount = this.slotCount;
+    c.fileCount = this.fileCount;
+    c.keyCount = this.keyCount;
+    c.table = this.table.slice();
+    c.mtimes = this.mtimes.slice();
+    c.dirAt = this.dirAt.slice();
+    c.dirOrder = this.dirOrder.slice();
+    c.dirSlots = this.dirSlots;
+    c.dirCount = this.dirCount;
+    c.madeFlags = new Uint8Array(this.madeFlags.length);
+    return c;
+  }
+
+  /** The writer's own files (not adopted): how many, and their bytes. */
+  ownTotals(): { files: number; bytes: number } {
+    let files = 0;
+    let bytes = 0;
+    for (let slot = 0; slot < this.slotCount; slot++) {
+      if (this.flags[slot] !== OWN) continue;
+      files++;
+      bytes += this.sizes[slot];
+    }
+    return { files, bytes };
+  }
 
   /** A path's spelling from its folder and name numbers. */
   private spell(slot: number): string {

@@ -18,7 +18,9 @@
 // - and, for the generator sources that made them, what the reader made of
 //   the input files (parsed-files.v8, dataset/parsed-files.ts) and the bulk
 //   files' records (bulk-records.v8, mirror/bulk.ts), so that unchanged files
-//   are not parsed, nor unchanged records rendered, again.
+//   are not parsed, nor unchanged records rendered, again; and the plan
+//   (plan.v8, pipeline/kept-plan.ts), so that the tasks showing no changed
+//   record are not planned again.
 // "in-progress" is created before the first change to the output folder and
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
@@ -305,8 +307,8 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
 // Version 2: framed, a chunk of entries a frame (version 1 was one serialized object: written whole, it was a
 // 250 MB buffer on top of the plan's heap at the end of a 10x build's plan, the build's peak).
 const KEPT_HEADER = 'jaspar-static-api kept entries 2';
-/** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache). */
-export type KeptKind = 'parsed-files' | 'bulk-records';
+/** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache), the plan's task shapes and records' digests (pipeline/kept-plan.ts). */
+export type KeptKind = 'parsed-files' | 'bulk-records' | 'plan';
 const keptFile = (outDir: string, kind: KeptKind) => path.join(stateDir(outDir), `${kind}.v8`);
 /** Entries serialized a frame: a frame's bytes are all a write or read holds at once (a BED file's text is the largest value, about 1 MB). */
 const KEPT_FRAME_ENTRIES = 512;

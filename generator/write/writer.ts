@@ -70,7 +70,9 @@ const SHOWN_PROBLEMS = 20;
 export class SiteWriter implements ScheduleSink {
   readonly root: string;
   private readonly previous: BuildState | null;
-  private readonly next: BuildState = emptyState();
+  private next: BuildState = emptyState();
+  /** Set by open(…, carry): the previous build's files are all kept, as they are, unless handed again. */
+  private carried = false;
   private session: {
     previous: BuildState | null; altered: Set<string>; extras: string[]; compare: boolean; report: WriteReport; shown: ReturnType<typeof showProgress>; ensured: Folders;
     /** Folders whose entries this build changed (a file created, a file or folder removed), with those above them: their mtimes are read again.
@@ -84,9 +86,11 @@ export class SiteWriter implements ScheduleSink {
   }
 
   /** Checks the folder (links and special files are refused before anything is written) and marks it in progress.
-   *  looked: treeChanges of the previous state, found already (changes.ts treeChangesOffThread, while the site was planned). */
-  open(plan: OutputPlan, looked: TreeChanges | null = null): void {
-    const { root, next } = this;
+   *  looked: treeChanges of the previous state, found already (changes.ts treeChangesOffThread, while the site was planned).
+   *  carry: keep every file of the previous build (carry()) when it has a state and none of its files was altered since;
+   *  else it is called first (to plan every task). Returns whether it kept them. */
+  open(plan: OutputPlan, looked: TreeChanges | null = null, carry: false | (() => void) = false): boolean {
+    const { root } = this;
     const existed = lstatAt(root, '') !== undefined;
     // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
     const previous = existed ? this.previous : null;
@@ -100,13 +104,31 @@ export class SiteWriter implements ScheduleSink {
     const compare = existed && readdirSync(root).length > 0;
     markInProgress(root);
     ensureRoot(root);
+    // Not with a file altered (its task is to be rendered again), nor without a previous state.
+    const kept = carry && previous !== null && altered.size === 0 ? this.carry(previous) : null;
+    if (carry && kept === null) carry();
+    const { next } = this;
     next.fingerprint = this.options.fingerprint ?? '';
     this.session = {
       // The folders created are flagged among the state's folders (records.ts), not a Set of 420,000 paths at 10x.
       previous, altered, extras, compare, ensured: next.records.made, touched: previous === null ? null : new Set(),
-      report: { files: plan.files.size, bytes: 0, written: 0, unchanged: 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
+      report: { files: kept?.files ?? plan.files.size, bytes: kept?.bytes ?? 0, written: 0, unchanged: kept?.files ?? 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
+    return kept !== null;
+  }
+
+  /**
+   * Starts the next state from the previous one whole (pipeline/kept-plan.ts: a plan that leaves out the tasks
+   * whose files are the previous build's, planning the same paths): the plan's files replace their records as
+   * they are handed. Returns the files and bytes carried (the plan's own files counted again as they come).
+   */
+  private carry(previous: BuildState): { files: number; bytes: number } {
+    const records = previous.records.clone();
+    this.next = { fingerprint: '', report: null, files: records.files, keys: records.keys, dirs: records.dirs, records };
+    this.carried = true;
+    const own = records.ownTotals();
+    return own;
   }
 
   /** A task's key, remembered under its first path for the next build. */
@@ -131,6 +153,8 @@ export class SiteWriter implements ScheduleSink {
     }
     for (let i = 0; i < paths.length; i++) {
       this.next.records.copyFile(paths[i], from, slots[i]);
+      // Carried files are counted already.
+      if (this.carried) continue;
       report.bytes += from.sizeAt(slots[i]);
       report.unchanged++;
     }
@@ -215,6 +239,14 @@ export class SiteWriter implements ScheduleSink {
 
   private record(rel: string, r: FileRecord, written: boolean): void {
     const { report } = this.open_();
+    if (this.carried) {
+      // A carried file handed again is counted once, with its new size.
+      const before = this.next.files.get(rel);
+      if (before && !before.adopted) {
+        report.bytes -= before.size;
+        report.unchanged--;
+      } else report.files++;
+    }
     this.next.files.set(rel, r);
     report.bytes += r.size;
     if (written) report.written++;

@@ -242,6 +242,8 @@ async function main(): Promise<void> {
   let cases = 0;
   // Cases whose rebuild patched an archive (mirror/archive.ts ArchivePatch: only files rewritten).
   let patched = 0;
+  // Cases whose rebuild left tasks out of its plan, their files the previous build's (pipeline/kept-plan.ts).
+  let kept = 0;
   let failure: string | null = null;
   try {
     await build(options(incremental));
@@ -254,7 +256,9 @@ async function main(): Promise<void> {
         // matrices.csv, .jaspar, BED and download files); else they are read as files changed just now.
         if (settled) await new Promise((resolve) => setTimeout(resolve, 2_100));
         const fresh = path.join(root, `fresh-${cases}`);
-        if ((await build(options(incremental))).archiveMembers.patched) patched++;
+        const rebuilt = await build(options(incremental));
+        if (rebuilt.archiveMembers.patched) patched++;
+        if ((rebuilt.tasks.kept ?? 0) > 0) kept++;
         await build(options(fresh));
         const a = treeSnapshot(incremental);
         const b = treeSnapshot(fresh);
@@ -273,7 +277,7 @@ async function main(): Promise<void> {
     rmSync(officialDir, { recursive: true, force: true });
     rmSync(official.description, { force: true });
   }
-  process.stdout.write(`${JSON.stringify({ cases, patched, seconds: (performance.now() - started) / 1000, failure })}\n`);
+  process.stdout.write(`${JSON.stringify({ cases, patched, kept, seconds: (performance.now() - started) / 1000, failure })}\n`);
 }
 
 await main();

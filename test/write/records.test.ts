@@ -147,4 +147,37 @@ describe('the writer state as columns', () => {
       expect(Array.from(parts.slots, (slot) => before.pathAt(slot))).toEqual(spelt);
     }
   });
+
+  it('clone(): the same files, keys, folders and totals, apart from the original from then on; no folder flagged as made', () => {
+    const next = random(7);
+    const records = new SiteRecords();
+    for (let i = 0; i < 3_000; i++) {
+      const rel = `${FOLDERS[i % FOLDERS.length] || 'top'}/${i % 700}/${NAMES[i % NAMES.length]}`;
+      records.files.set(rel, { size: Math.floor(next() * 1e5), ctimeMs: next() * 1e12, adopted: i % 17 === 0 });
+      if (i % 5 === 0) records.keys.set(rel, `key ${i}`);
+      if (i % 3 === 0) records.dirs.set(`d/${i}`, i);
+      if (i % 11 === 0) records.files.delete(rel);
+    }
+    records.made.add('d/3');
+    const copy = records.clone();
+    const sorted = (xs: Iterable<[string, unknown]>) => [...xs].sort(([a], [b]) => (a < b ? -1 : 1));
+    expect(sorted(copy.files)).toEqual(sorted(records.files));
+    expect(sorted(copy.keys)).toEqual(sorted(records.keys));
+    expect([...copy.dirs]).toEqual([...records.dirs]);
+    expect(copy.ownTotals()).toEqual(records.ownTotals());
+    const own = [...records.files].filter(([, r]) => !r.adopted);
+    expect(copy.ownTotals()).toEqual({ files: own.length, bytes: own.reduce((n, [, r]) => n + r.size, 0) });
+    expect(copy.made.has('d/3')).toBe(false);
+    // Changed apart: a file set, one deleted, a key and a folder in the copy only.
+    const [first] = [...records.files.keys()];
+    copy.files.set('new/file', { size: 1, ctimeMs: 2, adopted: false });
+    copy.files.delete(first);
+    copy.keys.set('new/file', 'k');
+    copy.dirs.set('new', 5);
+    expect(records.files.has('new/file')).toBe(false);
+    expect(records.files.has(first)).toBe(true);
+    expect(records.keys.get('new/file')).toBeUndefined();
+    expect(records.dirs.has('new')).toBe(false);
+    expect(copy.files.has('new/file')).toBe(true);
+  });
 });

@@ -1,0 +1,108 @@
+// The plan kept between builds (issue 22: a one-matrix rebuild in 2 s). Planning the shipped site claims
+// 285,000 paths for 62,000 tasks, and keying and reusing each of them took most of a one-count rebuild
+// (3.1 s of claims and 3.8 s of keys and reuse in a rebuild of 21 s at load 11). What a build keeps here:
+// each task's shape (its part, folder, formats and what its key is made of but its records' digests:
+// plan/resources.ts PlannedResource.shape), the paths planned with their content, what each part is
+// rendered with, and every record's digest. A rebuild whose tasks have exactly the previous build's
+// shapes has the previous build's paths, and each task's key differs from the previous one only through
+// the digests of the records it shows: the plan leaves out every task that shows no record whose digest
+// changed (its files are the previous build's, kept as they are: write/writer.ts open's carry), and plans
+// the rest as before. Anything else (a record added or removed, one moved between views or pages, a
+// release description, the generator's sources or options changed, a file of the folder altered by hand)
+// plans every task, as a build without a kept plan does.
+import { hash128, matrixDigest } from '../dataset/digest.ts';
+import type { Matrix, Release } from '../dataset/types.ts';
+import type { PlanPart, Task, TaskFilter } from './output-plan.ts';
+
+/** What a build keeps for the next one (write/state.ts saveKept, kind "plan"). */
+export interface KeptPlanData {
+  /** The fingerprint of the build that kept it: the state that build saved has it (an interrupted or failed build saves none). */
+  fingerprint: string;
+  /** The salt of its tasks' keys (generator sources, base URL, links). */
+  salt: string;
+  /** Its parts as rendered (partsText). */
+  parts: string;
+  /** Every task's shape (signature), in plan order. */
+  tasks: string[];
+  /** The paths planned with their content, in plan order. */
+  contents: string[];
+  /** Each release's records: year, ids, digests. */
+  digests: [number, string[], string[]][];
+}
+
+/** The parts as their tasks are rendered (schedule.ts renderedPart: the notes on the other releases and the folder older
+ *  versions were read from are not printed by any task). */
+export function partsText(parts: readonly PlanPart[]): string {
+  return JSON.stringify(parts.map((p) => {
+    const { siteNotes: _notes, ...release } = p.release;
+    return { release: { ...release, olderVersions: null }, layout: p.layout };
+  }));
+}
+
+/** A task's shape: where it lies and what its key is made of but digests; for a resource without one (planned every
+ *  build), where it lies. Hashed (128 bits, as the records' digests): spelt out, the 10x synthetic release's 600,000
+ *  would be about 80 MB held from the plan's start to the writer's check of the folder. */
+function signature(task: Task, part: number): { sig: string; shaped: boolean } {
+  if (task.kind === 'logo') return { sig: hash128(`${part}|${task.prefix}|logo ${task.matrix.matrixId}`), shaped: true };
+  const shape = task.planned.shape;
+  const at = `${part}|${task.prefix}|${task.planned.dir}|${task.formats.join(',')}`;
+  return shape === undefined ? { sig: hash128(`${at}|unshaped`), shaped: false } : { sig: hash128(`${at}|${shape}`), shaped: true };
+}
+
+/**
+ * The plan's filter (output-plan.ts TaskFilter) of a build that has a kept plan: records every task's shape
+ * for the next build, and leaves out those of the previous build's shape that show no changed record.
+ * Whether the plan may then go without them is carries(), once every task is planned.
+ */
+export class PlanShapes implements TaskFilter {
+  private readonly signatures: string[] = [];
+  /** The previous build's shapes, when its plan is one this build's tasks may be taken from. */
+  private readonly known: Set<string> | null;
+  /** Records whose digest is not the previous build's (or with no previous digest). */
+  readonly changed = new Set<Matrix>();
+  /** Tasks of a shape (or, without one, a place) the previous build did not have. */
+  private unknown = 0;
+
+  constructor(private readonly kept: KeptPlanData | null, releases: readonly Release[]) {
+    this.known = kept === null ? null : new Set(kept.tasks);
+    const before = new Map((kept?.digests ?? []).map(([year, ids, digests]) => [year, new Map(ids.map((id, i) => [id, digests[i]]))]));
+    for (const release of releases) {
+      const was = before.get(release.info.year);
+      for (const m of release.matrices) if (was?.get(m.matrixId) !== matrixDigest(m)) this.changed.add(m);
+    }
+  }
+
+  take(task: Task, part: number): boolean {
+    const { sig, shaped } = signature(task, part);
+    this.signatures.push(sig);
+    if (this.known === null || !this.known.has(sig)) {
+      this.unknown++;
+      return true;
+    }
+    if (!shaped) return true;
+    return task.kind === 'logo' ? this.changed.has(task.matrix) : task.planned.holds!(this.changed);
+  }
+
+  /**
+   * Whether the tasks left out may stay out, their files the previous build's: every task has a shape the
+   * previous build had, and the previous build had no other (same paths), with the same content paths, parts
+   * and salt (the data's own checks, build.ts planKept: the previous build's state and key salt).
+   */
+  carries(parts: readonly PlanPart[], contents: readonly string[], leftOut: number): boolean {
+    const kept = this.kept;
+    if (kept === null || leftOut === 0) return false;
+    // Every one known, as many, none twice: the same set of tasks.
+    if (this.unknown > 0 || kept.tasks.length !== this.signatures.length) return false;
+    if (new Set(this.signatures).size !== this.signatures.length) return false;
+    if (kept.parts !== partsText(parts)) return false;
+    return kept.contents.length === contents.length && kept.contents.every((c, i) => c === contents[i]);
+  }
+
+  /** What this build keeps for the next (its fingerprint, key salt, parts and content paths; every release's digests). */
+  toKeep(fingerprint: string, salt: string, parts: readonly PlanPart[], contents: readonly string[], releases: readonly Release[]): KeptPlanData {
+    return {
+      fingerprint, salt, parts: partsText(parts), tasks: this.signatures, contents: [...contents],
+      digests: releases.map((r) => [r.info.year, r.matrices.map((m) => m.matrixId), r.matrices.map(matrixDigest)]),
+    };
+  }
+}
