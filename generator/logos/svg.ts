@@ -5,7 +5,7 @@
 // and placed with <use>.
 import { LABEL_DIGIT_HEIGHT, LABEL_GLYPHS, LOGO_GLYPHS } from './glyphs.ts';
 import { logoColumns, MAX_BITS, type Base, type Pfm } from './math.ts';
-import { fmt } from './number.ts';
+import { fmt, rounded } from './number.ts';
 
 /** JASPAR's (ggseqlogo's) colours. */
 export const LOGO_COLOURS: Readonly<Record<Base, string>> = {
@@ -42,6 +42,9 @@ export const LOGO_LAYOUT = {
 /** Coordinates are rounded to 0.01 px: invisible, and keeps files small and stable. */
 const DECIMALS = 2;
 const f = (x: number): string => fmt(x, DECIMALS);
+
+/** Number(f(x)) without the string (number.ts rounded): a logo's stack edges are rounded three times a letter. */
+const r2 = (x: number): number => rounded(x, DECIMALS);
 
 const TICKS = [0, 0.5, 1, 1.5, 2];
 const AXIS_COLOUR = '#333';
@@ -102,17 +105,18 @@ export function renderLogoSvg(pfm: Pfm): string {
   // rounded bottom edge to its rounded top edge, so letters meet exactly,
   // with no hairline gaps or overlaps, and the stack height is exact.
   const letters: string[] = [];
+  const width = f(L.letter);
   columns.forEach((column, i) => {
-    const x = L.left + L.axisGap + i * L.column + (L.column - L.letter) / 2;
+    const x = f(L.left + L.axisGap + i * L.column + (L.column - L.letter) / 2);
     let cumulative = 0;
     for (const letter of column.letters) {
-      const bottom = Number(f(baseline - cumulative * perBit));
+      const bottom = r2(baseline - cumulative * perBit);
       cumulative += letter.height;
-      const top = Number(f(baseline - cumulative * perBit));
-      const h = Number(f(bottom - top));
+      const top = r2(baseline - cumulative * perBit);
+      const h = r2(bottom - top);
       if (h <= 0) continue;
       usedBases.add(letter.base);
-      letters.push(`<use href="#${letter.base}" transform="translate(${f(x)} ${f(top)})scale(${f(L.letter)} ${f(h)})"/>`);
+      letters.push(`<use href="#${letter.base}" transform="translate(${x} ${f(top)})scale(${width} ${f(h)})"/>`);
     }
   });
 

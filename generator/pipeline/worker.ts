@@ -1,25 +1,27 @@
 // A render worker: renders the tasks it is sent and returns their bytes to
 // the main thread, whose writer alone touches the output folder. It
 // rebuilds the format context and the URL layout from the data it is given.
+import { deserialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { Matrix } from '../dataset/types.ts';
 import type { FormatContext } from '../formats/types.ts';
 import { formatContext, renderTask } from './render.ts';
 import { decodeTask } from './wire.ts';
-import type { BatchResult, WorkerInit } from './pool.ts';
+import type { BatchResult, BatchTasks, WorkerInit } from './pool.ts';
 
 let contexts: FormatContext[] = [];
 /** The records the tasks show, by number (wire.ts MatrixRefs): each sent once, before the first task that shows it. */
 const matrices = new Map<number, Matrix>();
 
-parentPort!.on('message', (message: { init: WorkerInit } | { records: [number, Matrix][] } | { forget: true } | { id: number; tasks: Uint8Array[] }) => {
+parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: true } | BatchTasks) => {
   if ('init' in message) {
     const init = message.init;
     contexts = (init.parts ?? []).map((p) => formatContext(p.release, p.layout));
     return;
   }
   if ('records' in message) {
-    for (const [id, m] of message.records) matrices.set(id, m);
+    // Serialized once on the main thread for every worker (pool.ts define).
+    for (const [id, m] of deserialize(message.records) as [number, Matrix][]) matrices.set(id, m);
     return;
   }
   // The batches before this message were the last to show these records (MatrixRefs.take).
@@ -30,7 +32,11 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: [number, M
   let result: BatchResult = { id: message.id, data: new Uint8Array(0), lengths: [] };
   try {
     const out = new BatchBytes();
-    for (const bytes of message.tasks) for (const content of renderTask(decodeTask(bytes, matrices), contexts)) out.add(content);
+    let offset = 0;
+    for (const length of message.lengths) {
+      const bytes = message.data.subarray(offset, (offset += length));
+      for (const content of renderTask(decodeTask(bytes, matrices), contexts)) out.add(content);
+    }
     result = { id: message.id, ...out.take() };
   } catch (error) {
     result.error = (error as Error).stack ?? String(error);

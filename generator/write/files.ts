@@ -26,7 +26,9 @@ export interface Pieces {
  * when it was compared and differs.
  */
 export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Folders): Written {
-  const file = path.join(root, rel);
+  // Joined by hand: rel is a path of the plan ("/"-separated, normalized), and path.join scanned every one
+  // again to normalize it (0.5 s of the main thread's profile of a full build, at load).
+  const file = `${root}/${rel}`;
   const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : null;
   if (compare) {
     const st = lstatSync(file, { throwIfNoEntry: false });

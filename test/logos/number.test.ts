@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fmt, fmtShort, pathData, type PathCommand } from '../../generator/logos/number.ts';
+import { fmt, fmtShort, pathData, rounded, type PathCommand } from '../../generator/logos/number.ts';
+import { random } from '../support/random.ts';
 
 describe('fmt', () => {
   it.each([
@@ -24,6 +25,27 @@ describe('fmt', () => {
     [1.5, '1.5'],
     [0, '0'],
   ])('fmtShort(%d) = %s', (x, s) => expect(fmtShort(x, 3)).toBe(s));
+});
+
+describe('rounded', () => {
+  it('is the number fmt prints, for 200,000 seeded values (halves, tiny, negative, zeros)', () => {
+    const next = random(22);
+    const scales = [1, 100, 1e-3, 1e6, 0.01];
+    for (let i = 0; i < 200_000; i++) {
+      const scale = scales[i % scales.length];
+      // Every fifth value a multiple of 0.005 (a half at two decimals), whose rounding is the delicate case.
+      const x = i % 5 === 4 ? Math.round((next() - 0.5) * 4000) / 200 : (next() - 0.5) * scale;
+      const d = i % 3 === 0 ? 3 : 2;
+      const r = rounded(x, d);
+      expect(Object.is(r, Number(fmt(x, d))), `rounded(${x}, ${d}) = ${r}, fmt ${fmt(x, d)}`).toBe(true);
+    }
+    for (const x of [-0, 0, -0.001, -0.004, 0.005, -0.005]) expect(Object.is(rounded(x, 2), Number(fmt(x, 2)))).toBe(true);
+  });
+
+  it('refuses NaN and Infinity, as fmt does', () => {
+    expect(() => rounded(NaN, 2)).toThrow();
+    expect(() => rounded(-Infinity, 2)).toThrow();
+  });
 });
 
 describe('pathData', () => {
