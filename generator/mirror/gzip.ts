@@ -11,7 +11,8 @@
 // needed and kept for the next archive (a build makes one a release): starting a thread is about 38 ms
 // of CPU at load, and a one-count rebuild started six (two gzip workers and a writer an archive) where
 // it now starts at most two. An idle thread does not keep the process alive (unref).
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { codeThread } from './threads.ts';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 
@@ -104,7 +105,7 @@ function started(n: number): Slot[] {
     stopThreads();
   }
   while (threads.length < n) {
-    const worker = new Worker(WORKER, { eval: true });
+    const worker = codeThread(WORKER);
     worker.unref();
     const slot: Slot = { worker, pending: 0 };
     worker.on('message', (m: { id?: number; out?: Uint8Array; stream?: number; sha256?: string; error?: string }) => {

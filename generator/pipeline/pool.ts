@@ -6,9 +6,10 @@
 // in an init message once those are known.
 import os from 'node:os';
 import { serialize } from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
+import { codeThread } from '../mirror/threads.ts';
 
 export interface WorkerInit {
   /** Each release's description and folder layout (OutputPlan.parts): what the pages print and link (none for a plan of logos and files only). */
@@ -55,7 +56,7 @@ export class RenderPool {
       // V8's default heap limits: 128/32 MB cut JASPAR 2024's peak RSS from 749 to 637 MB, but the 10x
       // synthetic build then failed (ERR_WORKER_OUT_OF_MEMORY). A limit is a release size past which no
       // build can be made; no limit costs memory only.
-      const worker = new Worker(BOOT, { eval: true });
+      const worker = codeThread(BOOT);
       let onReady!: () => void;
       const ready = new Promise<void>((resolve) => (onReady = resolve));
       const slot = { worker, inFlight: 0, ready };

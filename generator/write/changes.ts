@@ -9,7 +9,8 @@
 // written.
 import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { codeThread } from '../mirror/threads.ts';
 import { lstatAt, walk } from './files.ts';
 import { readState, type BuildState } from './state.ts';
 
@@ -68,7 +69,7 @@ function lookOffThread(root: string, state: BuildState, from: number, firstOnly:
   const found = new Promise<TreeChanges | null>((resolve) => {
     try {
       const workerData = { root, folders: files.folders.join('\0'), names: files.names.join('\0'), folder: files.folder, name: files.name, sizes: files.sizes, ctimes: files.ctimes, dirs: dirs.join('\0'), mtimes, firstOnly };
-      worker = new Worker(TREE_CHECK, { eval: true, workerData, transferList: [files.folder.buffer as ArrayBuffer, files.name.buffer as ArrayBuffer, files.sizes.buffer as ArrayBuffer, files.ctimes.buffer as ArrayBuffer, mtimes.buffer] });
+      worker = codeThread(TREE_CHECK, { workerData, transferList: [files.folder.buffer as ArrayBuffer, files.name.buffer as ArrayBuffer, files.sizes.buffer as ArrayBuffer, files.ctimes.buffer as ArrayBuffer, mtimes.buffer] });
     } catch {
       resolve(null);
       return;
