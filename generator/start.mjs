@@ -25,7 +25,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * workers started later have them too). A heap grows by up to 1.1-4x its live size after each full
  * collection (V8 picks by the time collections take): a large build's plan and workers are mostly live
  * objects and short-lived texts, so the heap sat far above what it held. Growing by 30% each time collects
- * more often and keeps less garbage: 3x synthetic peak RSS 861 -> 616 MB, user CPU 93 -> 92 s (one run each, at load).
+ * more often and keeps less garbage: 3x synthetic peak RSS 861 -> 616 MB, user CPU 93 -> 92 s (one run each, at load);
+ * 10x 1,363-1,465 MB (three quiet runs before) -> 1,137 MB (one run at load 15-20), its peak now late in the render.
  * A limit on the heap's size is not set: past it a build fails (ERR_WORKER_OUT_OF_MEMORY at 10x with
  * 128 MB a worker); this shapes collections only. Set here rather than on node's command line so that
  * `npm run build`, scripts/build-child.mjs (the benches) and the workers get the same.
