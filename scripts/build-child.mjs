@@ -3,7 +3,9 @@
 // no tsx, whose loader alone is about 0.3 s of CPU a start), for the benches (scripts/bench.ts,
 // scripts/rebuild-profile.ts). Prints build()'s report and the process's own resource usage (its worker
 // threads included) as one JSON line. Plain JavaScript: started without tsx.
-import { bundled } from '../generator/start.mjs';
+import { buildFlags, bundled } from '../generator/start.mjs';
+
+buildFlags();
 
 const [out, ...data] = process.argv.slice(2);
 const { build } = await bundled('generator/build.ts');
