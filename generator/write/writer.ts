@@ -127,8 +127,7 @@ export class SiteWriter implements ScheduleSink {
     const records = previous.records.clone();
     this.next = { fingerprint: '', report: null, files: records.files, keys: records.keys, dirs: records.dirs, records };
     this.carried = true;
-    const own = records.ownTotals();
-    return own;
+    return records.ownTotals();
   }
 
   /** A task's key, remembered under its first path for the next build. */

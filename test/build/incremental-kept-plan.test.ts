@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeRelease } from '../support/fixtures.ts';
+import { addToFirstCount, makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 import { run } from '../support/run.ts';
 import { treeSnapshot } from '../support/tree.ts';
@@ -62,10 +62,7 @@ describe('the plan kept between builds', () => {
     lines[i] = cells.join(',');
     writeFileSync(csv, lines.join('\n'));
   };
-  const count = (id: string, by: number) => {
-    const file = path.join(data, 'matrices', `${id}.jaspar`);
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + by}`));
-  };
+  const count = (id: string, by: number) => addToFirstCount(path.join(data, 'matrices', `${id}.jaspar`), by);
 
   it('is kept when a count changes, and changes back (the digests it compares with are the last build\'s)', async () => {
     const first = await build(data, out);

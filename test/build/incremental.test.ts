@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FIXTURE_IDS, makeRelease } from '../support/fixtures.ts';
+import { FIXTURE_IDS, addToFirstCount, makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 import { sourcesHash } from '../../generator/pipeline/fingerprint.ts';
 import { readKept } from '../../generator/write/state.ts';
@@ -41,7 +41,7 @@ describe('rebuilding', () => {
   it('one matrix changed: its files, the lists that show it and the whole-release files', async () => {
     const before = mtimes(out);
     const file = path.join(data, 'matrices', 'MA0004.1.jaspar');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    addToFirstCount(file);
     const stdout = await cli(data, out);
     const rewritten = Object.entries(mtimes(out)).filter(([f, m]) => before[f] !== m).map(([f]) => f);
     // The count is the writer's: the mirror archive, its checksum and the manifest are written after it.
@@ -90,7 +90,7 @@ describe('a file changed or added by hand', () => {
     expect(existsSync(extra)).toBe(false);
     // With a matrix changed too: the folder is looked at while the site is planned.
     const file = path.join(data, 'matrices', 'MA0002.2.jaspar');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    addToFirstCount(file);
     meddle();
     await cli(data, out);
     expect(readFileSync(detail, 'utf8')).toBe(bytes);
@@ -166,7 +166,7 @@ describe('download files parsed by an earlier build', () => {
     expect(officialKeys().sort()).toEqual([`official jaspar ${path.relative(PROJECT_ROOT, bundle)}`, `official metadata ${path.relative(PROJECT_ROOT, table)}`]);
     const before = detail(id);
     // A count and the matrix's family edited: old enough for the new hashes to be trusted.
-    writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    addToFirstCount(bundle);
     const rows = readFileSync(table, 'utf8').split('\n');
     const header = rows[0].split('\t');
     const at = rows.findIndex((r) => r.split('\t').includes(id));

@@ -35,3 +35,8 @@ export function copyMatrixFiles(src: string, dir: string, ids: readonly string[]
   // The shared file's layout (one space of indent), so that a reader of either sees the same text.
   writeFileSync(path.join(dir, 'pfm_noninteger.json'), JSON.stringify(keptPrecise, null, 1));
 }
+
+/** Adds `by` to the first count of a JASPAR-format file (a .jaspar matrix or a bundle: its first matrix's first A count). */
+export function addToFirstCount(file: string, by = 1): void {
+  writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head: string, n: string) => `${head}${Number(n) + by}`));
+}

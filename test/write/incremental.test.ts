@@ -14,7 +14,7 @@ import { renderPlan } from '../../generator/pipeline/schedule.ts';
 import { FLAT } from '../../generator/routes/shard.ts';
 import { OutputPlan, SiteWriter, unchangedSite } from '../../generator/write/writer.ts';
 import { markInProgress, readState } from '../../generator/write/state.ts';
-import { makeRelease } from '../support/fixtures.ts';
+import { addToFirstCount, makeRelease } from '../support/fixtures.ts';
 import { makeFixtureSite } from '../support/fixture-site.ts';
 import { listFiles } from '../support/tree.ts';
 
@@ -146,7 +146,7 @@ describe('what a changed record re-renders', () => {
     const options = { dataDir: data, outDir: out, baseUrl: 'http://localhost:8080' };
     const first = await writeSite(planSite(options).plan, out, { salt: 's', workers: 0 });
     const file = path.join(data, 'matrices', 'MA0004.1.jaspar');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^(A\s*\[\s*)(\d+)/m, (_, head, n) => `${head}${Number(n) + 1}`));
+    addToFirstCount(file);
     const { plan: next } = planSite(options);
     const shows = next.tasks.filter((t) => (t!.kind === 'logo' ? t!.matrix.matrixId === 'MA0004.1' : t!.planned.resource.matrices.some((m) => m.matrixId === 'MA0004.1')));
     const again = await writeSite(next, out, { salt: 's', workers: 0 });
