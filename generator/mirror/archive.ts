@@ -344,6 +344,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   // formats): as hard links they are neither compressed nor stored. A number a content, not an object
   // and a path: the map lives through the whole pass (1.45 million files at 10x).
   const firsts = new Map<string, number>();
+  // A hard link of a file read before has its bytes: its SHA-256 is that file's, and so the first of them a file before it.
+  const inodes: SeenInodes = new Map();
   const sizes = new Float64Array(order.length).fill(Number.NaN);
   let group = seed();
   // The place of the group's first entry.
@@ -355,8 +357,13 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       // hash); every other file is read and hashed here, to know whether it is a copy.
       e.hex = reuse?.known(e.path);
       if (e.hex === undefined) {
-        e.content = readSiteFile(path.join(root, e.path));
-        e.hex = sha256(e.content);
+        const read = readUnlessSeen(path.join(root, e.path), inodes);
+        if (read.hex !== undefined) e.hex = read.hex;
+        else {
+          e.content = read.content;
+          e.hex = sha256(e.content);
+          if (read.inode) noteInode(inodes, read.inode, e.hex);
+        }
       }
       prefix[place - dirCount] = prefixOf(e.hex);
       const first = firsts.get(e.hex);
@@ -584,32 +591,70 @@ let arenaUsed = 0;
  * the rest into a buffer of the file's own.
  */
 function readSiteFile(file: string): Buffer {
+  const fd = openSync(file, constants.O_RDONLY);
+  try {
+    return readOpen(file, fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Files of more than one link met in an archive's pass, with their SHA-256: by device, then inode
+ * number. A site whose writer made files of the same bytes hard links of one inode (or any folder
+ * holding hard links) has them read and hashed once: a later path of the inode is known by an fstat of
+ * the open file, and becomes the archive's link to the first file of those bytes without being read.
+ */
+export type SeenInodes = Map<number, Map<number, string>>;
+
+/**
+ * A site file's bytes (read as readSiteFile reads them), or, when it is the inode of a file read before in
+ * the pass, that file's SHA-256. Measured on 60,000 site files: the fstat is 0.2-1.2 us of CPU more a
+ * file, where a read and a hash not made are about 3 us (4.6 kB a file on average) and the arena's room.
+ * inode: where a file of other links lies, to note its SHA-256 once hashed (noteInode).
+ */
+function readUnlessSeen(file: string, seen: SeenInodes): { content: Buffer; inode?: [number, number]; hex?: undefined } | { hex: string } {
+  const fd = openSync(file, constants.O_RDONLY);
+  try {
+    const st = fstatSync(fd);
+    // A number that is not the inode's exact number (past 2^53, some file systems) is not an identity.
+    if (st.nlink < 2 || !Number.isSafeInteger(st.ino) || !Number.isSafeInteger(st.dev)) return { content: readOpen(file, fd) };
+    const hex = seen.get(st.dev)?.get(st.ino);
+    if (hex !== undefined) return { hex };
+    return { content: readOpen(file, fd), inode: [st.dev, st.ino] };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The SHA-256 of a file read whose inode has other links (readUnlessSeen). */
+function noteInode(seen: SeenInodes, [dev, ino]: [number, number], hex: string): void {
+  (seen.get(dev) ?? seen.set(dev, new Map()).get(dev)!).set(ino, hex);
+}
+
+/** The bytes of a file open at fd (readSiteFile). */
+function readOpen(file: string, fd: number): Buffer {
   if (ARENA - arenaUsed < ARENA_ROOM) {
     arena = Buffer.allocUnsafeSlow(ARENA);
     arenaUsed = 0;
   }
-  const fd = openSync(file, constants.O_RDONLY);
-  try {
-    const room = ARENA - arenaUsed;
-    const n = readSync(fd, arena, arenaUsed, room, 0);
-    if (n < room) {
-      const content = arena.subarray(arenaUsed, arenaUsed + n);
-      // The next file starts on an 8-byte boundary.
-      arenaUsed += (n + 7) & ~7;
-      return content;
-    }
-    const size = fstatSync(fd).size;
-    const content = Buffer.allocUnsafe(size);
-    arena.copy(content, 0, arenaUsed, arenaUsed + n);
-    for (let at = n; at < size; ) {
-      const more = readSync(fd, content, at, size - at, at);
-      if (more === 0) throw new Error(`${file} ended while it was read (${at} of ${size} bytes)`);
-      at += more;
-    }
+  const room = ARENA - arenaUsed;
+  const n = readSync(fd, arena, arenaUsed, room, 0);
+  if (n < room) {
+    const content = arena.subarray(arenaUsed, arenaUsed + n);
+    // The next file starts on an 8-byte boundary.
+    arenaUsed += (n + 7) & ~7;
     return content;
-  } finally {
-    closeSync(fd);
   }
+  const size = fstatSync(fd).size;
+  const content = Buffer.allocUnsafe(size);
+  arena.copy(content, 0, arenaUsed, arenaUsed + n);
+  for (let at = n; at < size; ) {
+    const more = readSync(fd, content, at, size - at, at);
+    if (more === 0) throw new Error(`${file} ended while it was read (${at} of ${size} bytes)`);
+    at += more;
+  }
+  return content;
 }
 
 /** The first 32 bits of a SHA-256 (hex). */

@@ -210,14 +210,17 @@ export class Compressor {
  * and wrote them, none of it beside the reading and tarring.
  */
 export class ArchiveStream {
+  /** Archives being written: a rebuild writes its two at once (build.ts), each on a thread of its own. */
+  private static open = 0;
   private readonly at: Slot;
   private readonly id = ++asked;
   private readonly result: Promise<string>;
   private bytes = 0;
   /** out: the archive file, open for writing, written from its position on. */
   constructor(private readonly out: number) {
-    // The least busy thread (the first started, when none is: a rebuild's few members need no other).
-    this.at = started(1).reduce((a, b) => (b.pending < a.pending ? b : a));
+    // The least busy thread (the first started, when none is: a rebuild's few members need no other), of
+    // as many as archives are being written: two archives' runs copied on one thread were copied in turn.
+    this.at = started(Math.min(WORKERS, ++ArchiveStream.open)).reduce((a, b) => (b.pending < a.pending ? b : a));
     this.result = new Promise<Buffer | string>((resolve, reject) => {
       waiting.set(this.id, { resolve, reject, at: this.at });
     }) as Promise<string>;
@@ -237,7 +240,11 @@ export class ArchiveStream {
   }
   /** Once every byte given is written: their count and SHA-256. */
   async end(): Promise<{ bytes: number; sha256: string }> {
-    post(this.at, { stream: this.id, out: this.out, end: true }, null);
-    return { bytes: this.bytes, sha256: await this.result };
+    try {
+      post(this.at, { stream: this.id, out: this.out, end: true }, null);
+      return { bytes: this.bytes, sha256: await this.result };
+    } finally {
+      ArchiveStream.open--;
+    }
   }
 }
