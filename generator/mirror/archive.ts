@@ -227,6 +227,9 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     else runs[runs.length - 1]?.push(m);
   }
   const compress = (tar: Buffer) => compressor.compress(tar);
+  // The pass's files (read over once a member holding them is put together: ReadArena reuse; a patched
+  // archive's are kept, ArchivePatch's changed files are read before and used after).
+  const arena = patch ? kept : new ReadArena();
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
   // The manifest's lines, cut into pieces as they come (each ending after a line whose path cutsAfter once
@@ -286,7 +289,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         continue;
       }
       // A known file read is hashed again: the manifest and its mtime say what the archive holds.
-      const content = e.content ?? readSiteFile(path.join(root, e.path));
+      const content = e.content ?? arena.read(path.join(root, e.path));
       const hex = e.content === undefined ? (e.hex = sha256(content)) : e.hex!;
       list(e.path, manifestLine(e.path, hex));
       files++;
@@ -357,7 +360,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       // hash); every other file is read and hashed here, to know whether it is a copy.
       e.hex = reuse?.known(e.path);
       if (e.hex === undefined) {
-        const read = readUnlessSeen(path.join(root, e.path), inodes);
+        const read = readUnlessSeen(path.join(root, e.path), inodes, arena);
         if (read.hex !== undefined) e.hex = read.hex;
         else {
           e.content = read.content;
@@ -381,7 +384,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         const runs = e.content ? undefined : owned.get(e.hex);
         const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
         // Its bytes were another file's large members, of which it was a copy: read, to be made its own.
-        if (runs && !chunks) e.content = readSiteFile(path.join(root, e.path));
+        if (runs && !chunks) e.content = arena.read(path.join(root, e.path));
         if (e.content) sizes[place] = e.content.length;
         if (chunks) {
           if (group.length > 0) flush(group, from, place);
@@ -405,6 +408,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       group = [];
       from = place + 1;
     }
+    // Every file read is in a member put together (its bytes copied) or a link (none kept).
+    if (group.length === 0) arena.reuse();
     while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
   }
   if (group.length > 0) flush(group, from, order.length);
@@ -579,25 +584,66 @@ function lowerBound(sorted: ArrayLike<number>, a: number): number {
  *  current arena while that has at least this much room, else into a new one. */
 const ARENA = 4 << 20;
 const ARENA_ROOM = 256 << 10;
-let arena = Buffer.allocUnsafeSlow(ARENA);
-let arenaUsed = 0;
 
 /**
- * A site file's bytes, read into the current arena (a view of it): one open, one read and one close,
+ * Site files read into one buffer after the other (views of it): one open, one read and one close,
  * where readFileSync also asks the file's size (fstat) and allocates a buffer a file. Measured on the
  * root archive's 156,453 files: readFileSync 1.01 s user + 1.48 s system, one read into a shared
  * buffer 0.38 + 0.79 s. A read returning less than it asked for has reached the file's end (a regular
  * file: the writer wrote it and refused anything else); one that fills the room asks the size and reads
  * the rest into a buffer of the file's own.
  */
-function readSiteFile(file: string): Buffer {
-  const fd = openSync(file, constants.O_RDONLY);
-  try {
-    return readOpen(file, fd);
-  } finally {
-    closeSync(fd);
+class ReadArena {
+  private buffer = Buffer.allocUnsafeSlow(ARENA);
+  private used = 0;
+
+  read(file: string): Buffer {
+    const fd = openSync(file, constants.O_RDONLY);
+    try {
+      return this.readOpen(file, fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** The bytes of a file open at fd. */
+  readOpen(file: string, fd: number): Buffer {
+    if (ARENA - this.used < ARENA_ROOM) {
+      this.buffer = Buffer.allocUnsafeSlow(ARENA);
+      this.used = 0;
+    }
+    const room = ARENA - this.used;
+    const n = readSync(fd, this.buffer, this.used, room, 0);
+    if (n < room) {
+      const content = this.buffer.subarray(this.used, this.used + n);
+      // The next file starts on an 8-byte boundary.
+      this.used += (n + 7) & ~7;
+      return content;
+    }
+    const size = fstatSync(fd).size;
+    const content = Buffer.allocUnsafe(size);
+    this.buffer.copy(content, 0, this.used, this.used + n);
+    for (let at = n; at < size; ) {
+      const more = readSync(fd, content, at, size - at, at);
+      if (more === 0) throw new Error(`${file} ended while it was read (${at} of ${size} bytes)`);
+      at += more;
+    }
+    return content;
+  }
+
+  /**
+   * No view of the files read is used any more (the members holding them were put together, their bytes
+   * copied): the next files are read over them. A full build read 1.33 GB of files into new arenas, each
+   * page of them zeroed by the kernel at its first touch and the arenas left to the collector.
+   */
+  reuse(): void {
+    this.used = 0;
   }
 }
+
+/** Files read whose views may live long (a rebuild's changed files, kept until the manifest is patched): never read over. */
+const kept = new ReadArena();
+const readSiteFile = (file: string) => kept.read(file);
 
 /**
  * Files of more than one link met in an archive's pass, with their SHA-256: by device, then inode
@@ -608,20 +654,20 @@ function readSiteFile(file: string): Buffer {
 export type SeenInodes = Map<number, Map<number, string>>;
 
 /**
- * A site file's bytes (read as readSiteFile reads them), or, when it is the inode of a file read before in
- * the pass, that file's SHA-256. Measured on 60,000 site files: the fstat is 0.2-1.2 us of CPU more a
- * file, where a read and a hash not made are about 3 us (4.6 kB a file on average) and the arena's room.
- * inode: where a file of other links lies, to note its SHA-256 once hashed (noteInode).
+ * A site file's bytes, or, when it is the inode of a file read before in the pass, that file's SHA-256.
+ * Measured on 60,000 site files: the fstat is 0.2-1.2 us of CPU more a file, where a read and a hash
+ * not made are about 3 us (4.6 kB a file on average). inode: where a file of other links lies, to note
+ * its SHA-256 once hashed (noteInode).
  */
-function readUnlessSeen(file: string, seen: SeenInodes): { content: Buffer; inode?: [number, number]; hex?: undefined } | { hex: string } {
+function readUnlessSeen(file: string, seen: SeenInodes, arena: ReadArena): { content: Buffer; inode?: [number, number]; hex?: undefined } | { hex: string } {
   const fd = openSync(file, constants.O_RDONLY);
   try {
     const st = fstatSync(fd);
     // A number that is not the inode's exact number (past 2^53, some file systems) is not an identity.
-    if (st.nlink < 2 || !Number.isSafeInteger(st.ino) || !Number.isSafeInteger(st.dev)) return { content: readOpen(file, fd) };
+    if (st.nlink < 2 || !Number.isSafeInteger(st.ino) || !Number.isSafeInteger(st.dev)) return { content: arena.readOpen(file, fd) };
     const hex = seen.get(st.dev)?.get(st.ino);
     if (hex !== undefined) return { hex };
-    return { content: readOpen(file, fd), inode: [st.dev, st.ino] };
+    return { content: arena.readOpen(file, fd), inode: [st.dev, st.ino] };
   } finally {
     closeSync(fd);
   }
@@ -630,31 +676,6 @@ function readUnlessSeen(file: string, seen: SeenInodes): { content: Buffer; inod
 /** The SHA-256 of a file read whose inode has other links (readUnlessSeen). */
 function noteInode(seen: SeenInodes, [dev, ino]: [number, number], hex: string): void {
   (seen.get(dev) ?? seen.set(dev, new Map()).get(dev)!).set(ino, hex);
-}
-
-/** The bytes of a file open at fd (readSiteFile). */
-function readOpen(file: string, fd: number): Buffer {
-  if (ARENA - arenaUsed < ARENA_ROOM) {
-    arena = Buffer.allocUnsafeSlow(ARENA);
-    arenaUsed = 0;
-  }
-  const room = ARENA - arenaUsed;
-  const n = readSync(fd, arena, arenaUsed, room, 0);
-  if (n < room) {
-    const content = arena.subarray(arenaUsed, arenaUsed + n);
-    // The next file starts on an 8-byte boundary.
-    arenaUsed += (n + 7) & ~7;
-    return content;
-  }
-  const size = fstatSync(fd).size;
-  const content = Buffer.allocUnsafe(size);
-  arena.copy(content, 0, arenaUsed, arenaUsed + n);
-  for (let at = n; at < size; ) {
-    const more = readSync(fd, content, at, size - at, at);
-    if (more === 0) throw new Error(`${file} ended while it was read (${at} of ${size} bytes)`);
-    at += more;
-  }
-  return content;
 }
 
 /** The first 32 bits of a SHA-256 (hex). */

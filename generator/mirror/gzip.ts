@@ -172,17 +172,19 @@ export class Compressor {
 
   constructor(private readonly level: number) {}
 
-  /** A member's tar bytes as one gzip member (its bytes are not changed; a view of a larger buffer is copied to the worker). */
+  /** A member's tar bytes as one gzip member (its bytes are not changed, and not used after the call: a view of a larger buffer is copied). */
   compress(tar: Buffer): Promise<Buffer> {
     // After a turn of the event loop: a member a turn, as zlib's asynchronous call gave (a test worker's
     // loop is watched, test/support/event-loop.ts; a server in the same process keeps answering).
     // The first ones go to the threads already started (the archive's writer starts one), none started for them.
     const pool = this.asked++ < INLINE ? threads : WORKERS < 2 ? [] : started(WORKERS);
     if (pool.length === 0) {
+      // Copied now when a view: the caller reads other files over its buffer before the next turn (archive.ts ReadArena).
+      const data = transferable(tar);
       return new Promise((resolve, reject) =>
         setImmediate(() => {
           try {
-            resolve(fix(gzipSync(tar, { level: this.level, memLevel: 9 })));
+            resolve(fix(gzipSync(data, { level: this.level, memLevel: 9 })));
           } catch (error) {
             reject(error);
           }
