@@ -19,8 +19,10 @@
 // to 3 (Unix) on every platform. The tar bytes depend on the files only; the
 // gzip bytes also on zlib, i.e. on the Node version (Node bundles zlib).
 //
-// Cost: files are read (into shared arenas, readSiteFile), hashed and
-// tarred on the main thread; the tar stream is cut into members of about a
+// Cost: files are read (into an arena read over once the members holding
+// them are put together, ReadArena), hashed and tarred on the main thread
+// (a path whose inode was met before, a hard link, is neither read nor
+// hashed: readUnlessSeen); the tar stream is cut into members of about a
 // hundred entries (430 kB) that zlib compresses on worker threads, one a
 // core, a few members at a time (mirror/gzip.ts), so both cores compress;
 // one of those threads writes and hashes the archive (gzip.ts ArchiveStream).
