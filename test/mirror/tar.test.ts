@@ -199,6 +199,18 @@ describe('a folder holding hard links (a writer that links files of the same byt
     expect(intact(verifyMirror(mirror))).toBe(true);
   });
 
+  it("two scopes' archives made at once (a rebuild's) are those made one after the other", async () => {
+    const [one, both] = [make(false), make(false)];
+    const apart = [];
+    for (const scope of scopes) apart.push(await writeMirror(one, { scope }));
+    const together = await Promise.all(scopes.map((scope) => writeMirror(both, { scope })));
+    expect(together.map((r) => r.archiveSha256)).toEqual(apart.map((r) => r.archiveSha256));
+    for (const scope of scopes) {
+      const manifest = path.join(scope.dir, rel(MANIFEST));
+      expect(readFileSync(path.join(both, manifest), 'utf8')).toBe(readFileSync(path.join(one, manifest), 'utf8'));
+    }
+  });
+
   it('an inode written over in place, and a path of it replaced by a file of its own, are archived with their new bytes', async () => {
     const linked = make(true);
     await writeMirror(linked, { scope: scopes[0] });
