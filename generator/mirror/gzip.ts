@@ -172,17 +172,19 @@ export class Compressor {
 
   constructor(private readonly level: number) {}
 
-  /** A member's tar bytes as one gzip member (its bytes are not changed; a view of a larger buffer is copied to the worker). */
+  /** A member's tar bytes as one gzip member (its bytes are not changed, and not used after the call: a view of a larger buffer is copied). */
   compress(tar: Buffer): Promise<Buffer> {
     // After a turn of the event loop: a member a turn, as zlib's asynchronous call gave (a test worker's
     // loop is watched, test/support/event-loop.ts; a server in the same process keeps answering).
     // The first ones go to the threads already started (the archive's writer starts one), none started for them.
     const pool = this.asked++ < INLINE ? threads : WORKERS < 2 ? [] : started(WORKERS);
     if (pool.length === 0) {
+      // Copied now when a view: the caller reads other files over its buffer before the next turn (archive.ts ReadArena).
+      const data = transferable(tar);
       return new Promise((resolve, reject) =>
         setImmediate(() => {
           try {
-            resolve(fix(gzipSync(tar, { level: this.level, memLevel: 9 })));
+            resolve(fix(gzipSync(data, { level: this.level, memLevel: 9 })));
           } catch (error) {
             reject(error);
           }
@@ -210,14 +212,17 @@ export class Compressor {
  * and wrote them, none of it beside the reading and tarring.
  */
 export class ArchiveStream {
+  /** Archives being written: a rebuild writes its two at once (build.ts), each on a thread of its own. */
+  private static open = 0;
   private readonly at: Slot;
   private readonly id = ++asked;
   private readonly result: Promise<string>;
   private bytes = 0;
   /** out: the archive file, open for writing, written from its position on. */
   constructor(private readonly out: number) {
-    // The least busy thread (the first started, when none is: a rebuild's few members need no other).
-    this.at = started(1).reduce((a, b) => (b.pending < a.pending ? b : a));
+    // The least busy thread (the first started, when none is: a rebuild's few members need no other), of
+    // as many as archives are being written: two archives' runs copied on one thread were copied in turn.
+    this.at = started(Math.min(WORKERS, ++ArchiveStream.open)).reduce((a, b) => (b.pending < a.pending ? b : a));
     this.result = new Promise<Buffer | string>((resolve, reject) => {
       waiting.set(this.id, { resolve, reject, at: this.at });
     }) as Promise<string>;
@@ -237,7 +242,11 @@ export class ArchiveStream {
   }
   /** Once every byte given is written: their count and SHA-256. */
   async end(): Promise<{ bytes: number; sha256: string }> {
-    post(this.at, { stream: this.id, out: this.out, end: true }, null);
-    return { bytes: this.bytes, sha256: await this.result };
+    try {
+      post(this.at, { stream: this.id, out: this.out, end: true }, null);
+      return { bytes: this.bytes, sha256: await this.result };
+    } finally {
+      ArchiveStream.open--;
+    }
   }
 }

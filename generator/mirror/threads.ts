@@ -9,8 +9,11 @@ const MODULE_DEFAULT = /^--(input-type|experimental-default-type)(=|$)/;
 
 /** A worker thread running code (CommonJS), with its process's Node options but those that would make it a module. */
 export function codeThread(code: string, options: Omit<WorkerOptions, 'eval' | 'execArgv'> = {}): Worker {
-  const execArgv: string[] = [];
   const given = process.execArgv;
+  // None of those: the thread inherits its process's options (an execArgv given is checked, and V8's and
+  // the process's own, such as --perf-basic-prof or --trace-gc for a profile of a build, are refused there).
+  if (!given.some((a) => MODULE_DEFAULT.test(a))) return new Worker(code, { ...options, eval: true });
+  const execArgv: string[] = [];
   for (let i = 0; i < given.length; i++) {
     const m = MODULE_DEFAULT.exec(given[i]);
     if (m === null) execArgv.push(given[i]);

@@ -120,7 +120,8 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
   const manifestFile = path.join(root, files.manifest);
   const temps: TempFile[] = [];
   const temp = (suffix: string, spare: string | null = null) => {
-    const t = new TempFile(path.join(root, `.mirror-${process.pid}.${suffix}`), spare);
+    // The scope in the name: a rebuild writes its archives at once (build.ts).
+    const t = new TempFile(path.join(root, `.mirror-${process.pid}-${scopeTag(scope)}.${suffix}`), spare);
     temps.push(t);
     return t;
   };
@@ -224,7 +225,8 @@ export function removeMirror(outDir: string, scopes: readonly MirrorScope[] = [W
 }
 
 /** Where the build state keeps the index of a scope's archive, and its places (ArchivePlaces). */
-const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(outDir), `archive-${scope.dir ? scope.dir.replace(/\//g, '-') : 'site'}.tsv`);
+const scopeTag = (scope: MirrorScope) => (scope.dir ? scope.dir.replace(/\//g, '-') : 'site');
+const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(outDir), `archive-${scopeTag(scope)}.tsv`);
 const placesFile = (outDir: string, scope: MirrorScope) => indexFile(outDir, scope).replace(/\.tsv$/, '.places');
 /** 3: links (a copy of an earlier file) and the manifest in archiveOrder's order, which a rebuild takes as its own.
  *  4: the manifest's SHA-256 after the archive's; each member's entries (e<from>-<to>, places in that

@@ -2,12 +2,12 @@
 // archives of awkward trees read back by the system's tar and Python's
 // tarfile (copies of a file are hard links to it).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeMirror } from '../../generator/write/mirror.ts';
-import { ARCHIVE, ARCHIVE_FOLDER, rel } from '../../generator/mirror/layout.ts';
+import { ARCHIVE, ARCHIVE_FOLDER, MANIFEST, rel } from '../../generator/mirror/layout.ts';
 import { byPathBytes, listSite } from '../../generator/mirror/manifest.ts';
 import { entryHeader, paxRecord, splitUstar } from '../../generator/mirror/tar.ts';
 import { intact, verifyMirror } from '../../generator/mirror/verify.ts';
@@ -144,6 +144,87 @@ describe('copies of a file in the archive', () => {
     const mirror = path.join(into, ARCHIVE_FOLDER);
     for (const [file, content] of Object.entries(files)) expect(readFileSync(path.join(mirror, file), 'utf8')).toBe(content);
     expect(statSync(path.join(mirror, 'b/copy.txt')).nlink).toBe(3);
+    expect(intact(verifyMirror(mirror))).toBe(true);
+  });
+});
+
+describe('a folder holding hard links (a writer that links files of the same bytes)', () => {
+  // One site of copies and one of the same paths as hard links: the first path of each bytes written,
+  // every later one a link to it (in another release's folder too, outside the root archive's scope),
+  // and one inode holding bytes no other path has (a link whose first path sorts after it).
+  const files: [string, string][] = [
+    ['api/a/index.json', '{"same":1}\n'],
+    ['api/b/index.json', '{"same":1}\n'],
+    ['api/c/page.txt', '{"same":1}\n'],
+    ['api/d/index.json', 'other bytes\n'],
+    ['releases/2026/api/a/index.json', '{"same":1}\n'],
+    ['releases/2026/api/e/index.json', 'other bytes\n'],
+    ['z/late.txt', 'two paths, one inode\n'],
+    ['a/early.txt', 'two paths, one inode\n'],
+    ['unique.txt', 'no copy\n'],
+  ];
+  const make = (linked: boolean) => {
+    const site = mkdtempSync(path.join(temp, linked ? 'linked-' : 'copied-'));
+    const written = new Map<string, string>();
+    for (const [file, content] of files) {
+      const at = path.join(site, file);
+      mkdirSync(path.dirname(at), { recursive: true });
+      const first = written.get(content);
+      if (linked && first) linkSync(first, at);
+      else writeFileSync(at, content);
+      if (!first) written.set(content, at);
+    }
+    return site;
+  };
+  const scopes = [
+    { dir: '', exclude: ['releases'] },
+    { dir: 'releases/2026', exclude: [] },
+  ];
+
+  it('gives the same archives and manifests as copies of the files, read once an inode', async () => {
+    const copied = make(false);
+    const linked = make(true);
+    expect(statSync(path.join(linked, 'api/a/index.json')).nlink).toBe(4);
+    expect(statSync(path.join(copied, 'api/a/index.json')).nlink).toBe(1);
+    for (const scope of scopes) {
+      const [a, b] = [await writeMirror(copied, { scope }), await writeMirror(linked, { scope })];
+      expect(b).toMatchObject({ files: a.files, bytes: a.bytes, archiveSha256: a.archiveSha256 });
+      const manifest = path.join(scope.dir, rel(MANIFEST));
+      expect(readFileSync(path.join(linked, manifest), 'utf8')).toBe(readFileSync(path.join(copied, manifest), 'utf8'));
+    }
+    const into = mkdtempSync(path.join(temp, 'out-'));
+    execFileSync('tar', ['-xzf', path.join(linked, rel(ARCHIVE)), '-C', into]);
+    const mirror = path.join(into, ARCHIVE_FOLDER);
+    for (const [file, content] of files) if (!file.startsWith('releases/')) expect(readFileSync(path.join(mirror, file), 'utf8')).toBe(content);
+    expect(intact(verifyMirror(mirror))).toBe(true);
+  });
+
+  it("two scopes' archives made at once (a rebuild's) are those made one after the other", async () => {
+    const [one, both] = [make(false), make(false)];
+    const apart = [];
+    for (const scope of scopes) apart.push(await writeMirror(one, { scope }));
+    const together = await Promise.all(scopes.map((scope) => writeMirror(both, { scope })));
+    expect(together.map((r) => r.archiveSha256)).toEqual(apart.map((r) => r.archiveSha256));
+    for (const scope of scopes) {
+      const manifest = path.join(scope.dir, rel(MANIFEST));
+      expect(readFileSync(path.join(both, manifest), 'utf8')).toBe(readFileSync(path.join(one, manifest), 'utf8'));
+    }
+  });
+
+  it('an inode written over in place, and a path of it replaced by a file of its own, are archived with their new bytes', async () => {
+    const linked = make(true);
+    await writeMirror(linked, { scope: scopes[0] });
+    // Every path of the inode changes (what an inode's bytes were in an earlier pass says nothing now).
+    writeFileSync(path.join(linked, 'a/early.txt'), 'both paths changed\n');
+    rmSync(path.join(linked, 'api/b/index.json'));
+    writeFileSync(path.join(linked, 'api/b/index.json'), 'new bytes\n');
+    await writeMirror(linked, { scope: scopes[0], siteChanged: true });
+    const into = mkdtempSync(path.join(temp, 'out-'));
+    execFileSync('tar', ['-xzf', path.join(linked, rel(ARCHIVE)), '-C', into]);
+    const mirror = path.join(into, ARCHIVE_FOLDER);
+    expect(readFileSync(path.join(mirror, 'z/late.txt'), 'utf8')).toBe('both paths changed\n');
+    expect(readFileSync(path.join(mirror, 'api/b/index.json'), 'utf8')).toBe('new bytes\n');
+    expect(readFileSync(path.join(mirror, 'api/c/page.txt'), 'utf8')).toBe('{"same":1}\n');
     expect(intact(verifyMirror(mirror))).toBe(true);
   });
 });

@@ -18,6 +18,17 @@ describe('codeThread', () => {
       expect(r.status).toBe(0);
     });
   }
+  it('starts in a process with V8 options a thread may not be given (a build profiled or tuned: --max-semi-space-size, --perf-basic-prof)', async () => {
+    // CommonJS -e (no --input-type): the thread inherits the options; given them, it was refused (ERR_WORKER_INVALID_EXEC_ARGV).
+    const cjs = `import('./generator/mirror/threads.ts').then(({ codeThread }) => {
+const t = codeThread(${JSON.stringify(code)});
+t.on('message', (m) => { console.log(m); t.terminate(); });
+t.on('error', (e) => { console.log('failed: ' + e.message); process.exitCode = 1; });
+}, (e) => { console.log('failed: ' + e.message); process.exitCode = 1; });`;
+    const r = await run(process.execPath, ['--max-semi-space-size=16', '--import', 'tsx', '-e', cjs], { timeout: 60_000 });
+    expect(r.stdout.trim()).toBe('function');
+    expect(r.status).toBe(0);
+  });
   it('keeps the other Node options (a thread whose code fails still says why)', async () => {
     const r = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script("throw new Error('boom')")], { timeout: 60_000 });
     expect(r.stdout).toContain('failed: boom');
