@@ -1,7 +1,8 @@
 // What a build remembers for the next one, kept BESIDE the output folder
 // (public/ → .public-build-state/), so that it is never published:
-// state.bin (binary: read without parsing numbers; state.tsv, its text form
-// by earlier builds, is still read):
+// state.bin (the writer's records as columns, records.ts: read without a
+// path spelt, split or hashed; the binary form by paths and state.tsv, the
+// text form, by earlier builds, are still read):
 // - the fingerprint of everything the site was built from (inputs, generator
 //   sources, options): equal and the folder unaltered → nothing to do;
 // - every file of the site with its size and ctime (a change the build did
@@ -30,12 +31,14 @@ import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, re
 import os from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { SiteRecords, type FileRecords, type FolderRecords, type KeyRecords } from './records.ts';
+import { SiteRecords, type FileRecords, type FolderRecords, type KeyRecords, type RecordColumns } from './records.ts';
 
 /** The state as text (state.tsv), as builds before the binary form kept it: still read, never written. */
 const HEADER = 'jaspar-static-api build state 1';
-/** The state in its binary form (state.bin, saveState). */
+/** The state in its binary form as builds before the columns kept it (parseBinaryState): still read, never written. */
 const BINARY_HEADER = 'jaspar-static-api build state 2';
+/** The state as the records' columns (state.bin, saveState). */
+const COLUMNS_HEADER = 'jaspar-static-api build state 3';
 
 export { FileRecords, KeyRecords, FolderRecords, type FileRecord } from './records.ts';
 
@@ -76,7 +79,86 @@ export function readState(outDir: string): BuildState | null {
       return null;
     }
   }
-  return parseBinaryState(bytes);
+  return parseColumnsState(bytes) ?? parseBinaryState(bytes);
+}
+
+/** The state with these records (the views of them). */
+function stateOf(records: SiteRecords, fingerprint: string, report: unknown): BuildState {
+  return { fingerprint, report, files: records.files, keys: records.keys, dirs: records.dirs, records };
+}
+
+/**
+ * What state.bin holds after its header line: a JSON line (fingerprint, report, the columns' counts, each
+ * section's length in bytes), then the records' columns (records.ts RecordColumns): the folders, names and
+ * keys, each a UTF-8 block of lines; the numbers in this machine's byte order; then "end". Read without a
+ * path spelt, split, hashed or cut (the binary form before it, by paths, took about 0.3 s of CPU to read
+ * the shipped site's state and 0.13 s to save it; this one about a tenth: issue 22).
+ */
+interface ColumnsMeta {
+  fingerprint: string;
+  report: unknown;
+  littleEndian: boolean;
+  /** Saved slots, folders, names, keys, recorded folders. */
+  counts: [number, number, number, number, number];
+  sections: number[];
+}
+
+const COLUMN_SECTIONS = 12;
+
+/** The columns' sections, in the order written: the line blocks, then numbers (8-byte ones first). */
+function columnSections(c: RecordColumns): Buffer[] {
+  const lines = (xs: string[]) => Buffer.from(xs.join('\n'));
+  const bytes = (a: Float64Array | Int32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return [lines(c.folders), lines(c.names), lines(c.keys), bytes(c.sizes), bytes(c.ctimes), bytes(c.mtimes), bytes(c.folder), bytes(c.name), bytes(c.hashes), bytes(c.keyed), bytes(c.dirs), bytes(c.flags)];
+}
+
+/** The state's bytes (saveState), as they are written. */
+function columnsState(state: BuildState): Buffer[] {
+  const c = state.records.toColumns();
+  const sections = columnSections(c);
+  const meta: ColumnsMeta = {
+    fingerprint: state.fingerprint, report: state.report, littleEndian: LITTLE_ENDIAN,
+    counts: [c.sizes.length, c.folders.length, c.names.length, c.keys.length, c.dirs.length], sections: sections.map((b) => b.length),
+  };
+  return [Buffer.from(`${COLUMNS_HEADER}\n${JSON.stringify(meta)}\n`), ...sections, Buffer.from(END)];
+}
+
+/** The state in columns (columnsState), or null when it is not one whole: another header, cut short, counts that do not match, records that do not (SiteRecords.fromColumns). */
+function parseColumnsState(bytes: Buffer): BuildState | null {
+  const head = Buffer.from(`${COLUMNS_HEADER}\n`);
+  if (!bytes.subarray(0, head.length).equals(head)) return null;
+  const metaEnd = bytes.indexOf(10, head.length);
+  if (metaEnd < 0) return null;
+  let meta: ColumnsMeta;
+  try {
+    meta = JSON.parse(bytes.toString('utf8', head.length, metaEnd)) as ColumnsMeta;
+  } catch {
+    return null;
+  }
+  const { sections, counts } = meta;
+  if (meta.littleEndian !== LITTLE_ENDIAN || !Array.isArray(sections) || sections.length !== COLUMN_SECTIONS || !Array.isArray(counts) || counts.length !== 5) return null;
+  let at = metaEnd + 1;
+  if (at + sections.reduce((a, b) => a + b, 0) + END.length !== bytes.length || bytes.toString('latin1', bytes.length - END.length) !== END) return null;
+  const parts = sections.map((length) => bytes.subarray(at, (at += length)));
+  const [slots, folders, names, keys, dirs] = counts;
+  const lines = (b: Buffer, n: number): string[] | null => {
+    // An empty block is no line, or one empty line (the root folder "" alone).
+    const xs = b.length === 0 && n !== 1 ? [] : b.toString('utf8').split('\n');
+    return xs.length === n ? xs : null;
+  };
+  // Copied: a typed view needs an aligned offset, which a section has only by chance.
+  const numbers = <T>(b: Buffer, n: number, size: number, make: (buffer: ArrayBuffer) => T): T | null => (b.length === n * size ? make(new Uint8Array(b).buffer) : null);
+  const f64 = (b: Buffer, n: number) => numbers(b, n, 8, (x) => new Float64Array(x));
+  const i32 = (b: Buffer, n: number) => numbers(b, n, 4, (x) => new Int32Array(x));
+  const c = {
+    folders: lines(parts[0], folders), names: lines(parts[1], names), keys: lines(parts[2], keys),
+    sizes: f64(parts[3], slots), ctimes: f64(parts[4], slots), mtimes: f64(parts[5], dirs),
+    folder: i32(parts[6], slots), name: i32(parts[7], slots), hashes: i32(parts[8], slots), keyed: i32(parts[9], keys), dirs: i32(parts[10], dirs),
+    flags: numbers(parts[11], slots, 1, (x) => new Uint8Array(x)),
+  };
+  if (Object.values(c).some((v) => v === null)) return null;
+  const records = SiteRecords.fromColumns(c as RecordColumns);
+  return records && stateOf(records, meta.fingerprint, meta.report ?? null);
 }
 
 /**
@@ -101,8 +183,8 @@ interface BinaryMeta {
 const END = 'end\n';
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** The binary state's bytes (saveState), as they are written. */
-function binaryState(state: BuildState): Buffer[] {
+/** The binary state's bytes as builds before the columns wrote them (the tests' folders of such a build). */
+export function binaryState(state: BuildState): Buffer[] {
   const files = state.files.columns();
   const lines = (xs: Iterable<string>) => Buffer.from([...xs].join('\n'));
   const floats = (xs: Float64Array) => Buffer.from(xs.buffer, xs.byteOffset, xs.byteLength);
@@ -226,7 +308,7 @@ function parseState(text: string): BuildState | null {
 
 /** True when outDir holds a previous build's output: a saved state (its first line checked) or the mark of an interrupted build. */
 export function isPreviousOutput(outDir: string): boolean {
-  return interrupted(outDir) || startsWith(stateFile(outDir), `${BINARY_HEADER}\n`) || startsWith(textStateFile(outDir), `${HEADER}\n`);
+  return interrupted(outDir) || startsWith(stateFile(outDir), `${COLUMNS_HEADER}\n`) || startsWith(stateFile(outDir), `${BINARY_HEADER}\n`) || startsWith(textStateFile(outDir), `${HEADER}\n`);
 }
 
 /** Whether a file (not a link) starts with these characters. */
@@ -261,7 +343,7 @@ export function saveState(outDir: string, state: BuildState): void {
   const temp = `${stateFile(outDir)}.${process.pid}`;
   const fd = openSync(temp, 'w');
   try {
-    for (const part of binaryState(state)) {
+    for (const part of columnsState(state)) {
       for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
     }
   } finally {

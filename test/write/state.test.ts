@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serialize } from 'node:v8';
-import { emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, spoolDir, stateDir, type BuildState } from '../../generator/write/state.ts';
+import { binaryState, emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, spoolDir, stateDir, type BuildState } from '../../generator/write/state.ts';
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -64,7 +64,10 @@ describe('the build state', () => {
     expect(readState(out)).toBeNull();
     writeFileSync(stateBin(out), Buffer.concat([whole, Buffer.from('x')]));
     expect(readState(out)).toBeNull();
-    writeFileSync(stateBin(out), Buffer.from(whole.toString('latin1').replace('"keys":2', '"keys":3'), 'latin1'));
+    // The counts: saved slots, folders, names, keys, recorded folders; one key more than the sections hold.
+    const counts = /"counts":\[4,(\d+),(\d+),2,2\]/;
+    expect(whole.toString('latin1')).toMatch(counts);
+    writeFileSync(stateBin(out), Buffer.from(whole.toString('latin1').replace(counts, '"counts":[4,$1,$2,3,2]'), 'latin1'));
     expect(readState(out)).toBeNull();
     const broken = sample();
     broken.keys.set('a\nb', 'k3');
@@ -72,6 +75,47 @@ describe('the build state', () => {
     expect(readState(out)).toBeNull();
     writeFileSync(stateBin(out), 'jaspar-static-api build state 1\nend\n');
     expect(readState(out)).toBeNull();
+  });
+
+  it('trusts no columns that name a folder or name out of range, or one path twice', () => {
+    const out = outDir();
+    saveState(out, sample());
+    const whole = readFileSync(stateBin(out));
+    const meta = JSON.parse(whole.toString('utf8').split('\n')[1]) as { sections: number[] };
+    // Where each section begins: after the two header lines.
+    const starts: number[] = [];
+    let at = whole.indexOf(10, whole.indexOf(10) + 1) + 1;
+    for (const length of meta.sections) starts.push((at += length) - length);
+    const altered = (section: number, index: number, value: number) => {
+      const bytes = Buffer.from(whole);
+      bytes.writeInt32LE(value, starts[section] + 4 * index);
+      writeFileSync(stateBin(out), bytes);
+      return readState(out);
+    };
+    // Sections 6 and 7: each saved slot's folder and name numbers; 8: its path's hash.
+    expect(altered(6, 0, 99)).toBeNull();
+    expect(altered(7, 1, -1)).toBeNull();
+    // The second slot made the first's path, hash and all.
+    const first = (section: number) => whole.readInt32LE(starts[section]);
+    const bytes = Buffer.from(whole);
+    for (const section of [6, 7, 8]) bytes.writeInt32LE(first(section), starts[section] + 4);
+    writeFileSync(stateBin(out), bytes);
+    expect(readState(out)).toBeNull();
+    // As saved, it is read.
+    writeFileSync(stateBin(out), whole);
+    expect(plain(readState(out)!)).toEqual(plain(sample()));
+  });
+
+  it('reads the binary state by paths an earlier build left, and replaces it with the columns when saved', () => {
+    const out = outDir();
+    saveState(out, emptyState()); // makes the folder
+    writeFileSync(stateBin(out), Buffer.concat(binaryState(sample())));
+    expect(isPreviousOutput(out)).toBe(true);
+    const read = readState(out)!;
+    expect(plain(read)).toEqual(plain(sample()));
+    saveState(out, read);
+    expect(readFileSync(stateBin(out), 'latin1')).toMatch(/^jaspar-static-api build state 3\n/);
+    expect(plain(readState(out)!)).toEqual(plain(sample()));
   });
 
   it('reads the text state an earlier build left, and replaces it with the binary one when saved', () => {
