@@ -32,7 +32,7 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { KeptEntries, KeptSpool, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptKind } from './write/state.ts';
+import { KeptEntries, KeptSpool, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptAppend, type KeptKind } from './write/state.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
@@ -486,15 +486,16 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
     spool.close();
     throw error;
   }
-  const pending: [KeptKind, ReadonlyMap<string, unknown> | KeptSpool][] = [];
+  // Each with what this build added to the file it read: appended to it when that file holds few entries this build did not use.
+  const pending: [KeptKind, ReadonlyMap<string, unknown> | KeptSpool, KeptAppend | null][] = [];
   const keepParsed = parsed.toKeep();
-  if (keepParsed) pending.push(['parsed-files', keepParsed]);
+  if (keepParsed) pending.push(['parsed-files', keepParsed, parsed.appendable()]);
   const keepRecords = records.toKeep();
-  if (keepRecords) pending.push(['bulk-records', keepRecords]);
-  if (planned.keepPlan) pending.push(['plan', new Map([['plan', planned.keepPlan]])]);
+  if (keepRecords) pending.push(['bulk-records', keepRecords, records.appendable()]);
+  if (planned.keepPlan) pending.push(['plan', new Map([['plan', planned.keepPlan]]), null]);
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
-  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach(([kind, entries]) => saveKept(options.outDir, kind, sources, entries)) };
+  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach(([kind, entries, append]) => saveKept(options.outDir, kind, sources, entries, append)) };
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */

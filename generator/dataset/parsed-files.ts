@@ -13,10 +13,13 @@
 // state (write/state.ts), for the next build of the same generator sources.
 import { ProblemList } from './diagnostics.ts';
 import type { Pfm } from './types.ts';
+import { KEPT_APPEND_MAX, keptAppend, type KeptAppend } from '../write/state.ts';
 
 export class ParsedFiles {
   private readonly used = new Map<string, unknown>();
   private added = false;
+  /** The entries made (while at most KEPT_APPEND_MAX): appendable(). */
+  private made: Map<string, unknown> | null = new Map();
 
   /** before: the entries the previous build kept; hashOf: a file's content hash by its real path, if this build's fingerprint has it. */
   constructor(private readonly before: ReadonlyMap<string, unknown>, private readonly hashOf: (real: string) => string | undefined) {}
@@ -50,6 +53,11 @@ export class ParsedFiles {
     return this.added || this.used.size !== this.before.size ? this.used : null;
   }
 
+  /** The entries made, to append to the file before was read from (write/state.ts saveKept). */
+  appendable(): KeptAppend | null {
+    return keptAppend(this.before, this.used, this.made);
+  }
+
   private through<T>(real: string | null, what: string, read: () => T | null, keep = (): boolean => true): T | null {
     const hash = real === null ? undefined : this.hashOf(real);
     if (hash === undefined) return read();
@@ -63,6 +71,8 @@ export class ParsedFiles {
     if (value !== null && keep()) {
       this.used.set(key, value);
       this.added = true;
+      if (this.made && this.made.size < KEPT_APPEND_MAX) this.made.set(key, value);
+      else this.made = null;
     }
     return value;
   }

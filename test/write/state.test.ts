@@ -195,6 +195,50 @@ describe('kept entries', () => {
     expect(readdirSync(stateDir(out)).sort()).toEqual(['bulk-records.v8']);
   });
 
+  it('appends what a build made to the file it read, and drops what it did not use, while few of its entries are dropped; else writes what it kept, whole', () => {
+    const out = outDir();
+    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
+    temps.push(spools);
+    const before = entries();
+    const file = keptPath(out).replace('parsed-files', 'bulk-records');
+    saveKept(out, 'bulk-records', 'sources-1', before);
+    const keys = [...before.keys()];
+    /** A build that uses the first `used` entries and makes `made` new ones; what it keeps, saved. */
+    const build = (used: number, made: number, spooled: boolean, sources = 'sources-1') => {
+      const kept = new KeptEntries<unknown>(readKept(out, 'bulk-records', sources), spooled ? new KeptSpool(sources, spools) : null);
+      keys.slice(0, used).forEach((key) => kept.get(key));
+      const fresh = Array.from({ length: made }, (_, i) => [`made\0${used}\0${i}`, `record ${i}`] as const);
+      fresh.forEach(([key, value]) => kept.set(key, value));
+      const whole = kept.toKeep();
+      if (whole) saveKept(out, 'bulk-records', sources, whole, kept.appendable());
+      return fresh;
+    };
+    const firstBytes = readFileSync(file);
+    // 100 of 1,300 unused (at most an eighth may be dropped): the two made appended, the unused ones dropped, the file as it was before them.
+    const appended = build(1200, 2, true);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...appended]);
+    expect(readFileSync(file).subarray(0, firstBytes.length - 4)).toEqual(firstBytes.subarray(0, firstBytes.length - 4));
+    expect(readdirSync(spools)).toEqual([]);
+    // Without a spool alike (the two made before dropped: 102 in a file of 1,302); then 200 more unused: written whole, only what this build used or made.
+    const more = build(1250, 1, false);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...more]);
+    const rewritten = build(1000, 3, true);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1000), ...rewritten]);
+    expect(readFileSync(file).length).toBeLessThan(firstBytes.length);
+    // A file without its end mark (a build died appending) is not appended to, nor read: written whole.
+    truncateSync(file, readFileSync(file).length - 4);
+    expect(readKept(out, 'bulk-records', 'sources-1').size).toBe(0);
+    const after = build(0, 2, false);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual(after);
+    // Nor one of other sources: the new build's entries alone.
+    const other = new KeptEntries<unknown>(new Map(keys.slice(0, 10).map((key) => [key, before.get(key)])));
+    keys.slice(0, 10).forEach((key) => other.get(key));
+    other.set('made\0other', 'x');
+    saveKept(out, 'bulk-records', 'sources-2', other.toKeep()!, other.appendable());
+    expect(readKept(out, 'bulk-records', 'sources-1').size).toBe(0);
+    expect([...readKept(out, 'bulk-records', 'sources-2').keys()]).toEqual([...keys.slice(0, 10), 'made\0other']);
+  });
+
   it('trusts nothing cut short, kept by other sources, or in the form of version 1', () => {
     const out = outDir();
     expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
