@@ -420,15 +420,16 @@ export function readKept(outDir: string, kind: KeptKind, sources: string): Map<s
     const entries = new Map<string, unknown>();
     let dead = 0;
     for (let frame = readFrame(fd, at); frame.length > 0; frame = readFrame(fd, at)) {
-      const flat = deserialize(frame) as unknown[] | { drop: string[] };
-      // Entries a later build no longer kept (appendKept): still in the file, no longer read.
+      const flat = deserialize(frame) as unknown[] | { drop: string[]; bytes: number };
+      // Entries a later build no longer kept (appendKept): still in the file (their bytes, and this frame's), no longer read.
       if (!Array.isArray(flat)) {
-        for (const key of flat.drop) if (entries.delete(key)) dead++;
+        for (const key of flat.drop) entries.delete(key);
+        dead += flat.bytes + 4 + frame.length;
         continue;
       }
       for (let i = 0; i < flat.length; i += 2) entries.set(flat[i] as string, flat[i + 1]);
     }
-    deadIn.set(entries, dead);
+    deadIn.set(entries, { dead, size: at.offset + 4 });
     return entries;
   } catch {
     // none, or unreadable: everything is made again
@@ -527,26 +528,35 @@ export class KeptSpool {
  */
 export interface KeptAppend {
   added: ReadonlyMap<string, unknown>;
-  /** The entries of the file read (readKept) the build did not use, to drop. */
+  /** The entries of the file read (readKept) the build did not use, to drop, and their bytes there. */
   unused: string[];
+  bytes: number;
 }
 
-/** How many entries the file a map was read from holds that it no longer reads (readKept: dropped by a later build). */
-const deadIn = new WeakMap<ReadonlyMap<string, unknown>, number>();
+/** The bytes of the file a map was read from (readKept), and of them those it no longer reads (dropped by later builds). */
+const deadIn = new WeakMap<ReadonlyMap<string, unknown>, { dead: number; size: number }>();
 
 /**
  * What a build that read `before` and used the entries `used` has would append (saveKept), when the file may
- * take it: while the entries dropped (those it holds already, and those unused now) are at most an eighth of
- * its entries (a file of a few: 64), and the made ones are at most KEPT_APPEND_MAX; null otherwise (the file
- * is written whole, which lets the dropped ones go).
+ * take it: while the bytes dropped (those it holds already, and the entries unused now) are at most an
+ * eighth of the file (of a small file, 16 KiB), and the made entries are at most KEPT_APPEND_MAX; null
+ * otherwise (the file is written whole, which lets the dropped ones go). Counted in bytes, not entries:
+ * an annotation edit drops one entry, matrices.csv's rows, of about a megabyte.
  */
 export function keptAppend(before: ReadonlyMap<string, unknown>, used: { has(key: string): boolean }, made: ReadonlyMap<string, unknown> | null): KeptAppend | null {
-  if (made === null || before.size === 0 || made.size > KEPT_APPEND_MAX) return null;
-  const dead = deadIn.get(before) ?? 0;
-  const room = Math.max(64, (before.size + dead) / 8) - dead;
+  const file = deadIn.get(before);
+  if (made === null || file === undefined || before.size === 0 || made.size > KEPT_APPEND_MAX) return null;
+  const room = Math.max(16 << 10, file.size / 8) - file.dead;
   const unused: string[] = [];
-  for (const key of before.keys()) if (!used.has(key) && unused.push(key) > room) return null;
-  return { added: made, unused };
+  let bytes = 0;
+  for (const key of before.keys()) {
+    if (used.has(key)) continue;
+    unused.push(key);
+    // As a frame holds it (with its key, about): serialized alone.
+    bytes += serialize([key, before.get(key)]).length;
+    if (bytes > room) return null;
+  }
+  return { added: made, unused, bytes };
 }
 
 /** New entries a build holds to append at most (KeptAppend): more, and the file is written whole from what it keeps. */
@@ -557,7 +567,7 @@ export const KEPT_APPEND_MAX = 4096;
  * marked again); false when the file is not one (nothing written). A build that dies half way leaves a file
  * without its end mark, which the next build does not trust (readKept): it parses and renders again.
  */
-function appendKept(outDir: string, kind: KeptKind, sources: string, { added, unused }: KeptAppend): boolean {
+function appendKept(outDir: string, kind: KeptKind, sources: string, { added, unused, bytes }: KeptAppend): boolean {
   let fd: number;
   try {
     fd = openSync(keptFile(outDir, kind), constants.O_RDWR | constants.O_NOFOLLOW);
@@ -570,7 +580,7 @@ function appendKept(outDir: string, kind: KeptKind, sources: string, { added, un
     const size = fstatSync(fd).size;
     const mark = Buffer.alloc(4);
     if (head.header !== KEPT_HEADER || head.sources !== sources || size < at.offset + 4 || readSync(fd, mark, 0, 4, size - 4) !== 4 || mark.readUInt32LE(0) !== 0) return false;
-    const frames: Buffer[] = unused.length > 0 ? [serialize({ drop: unused })] : [];
+    const frames: Buffer[] = unused.length > 0 ? [serialize({ drop: unused, bytes })] : [];
     let flat: unknown[] = [];
     for (const [key, value] of added) {
       flat.push(key, value);

@@ -195,7 +195,7 @@ describe('kept entries', () => {
     expect(readdirSync(stateDir(out)).sort()).toEqual(['bulk-records.v8']);
   });
 
-  it('appends what a build made to the file it read, and drops what it did not use, while few of its entries are dropped; else writes what it kept, whole', () => {
+  it('appends what a build made to the file it read, and drops what it did not use, while an eighth of its bytes at most are dropped; else writes what it kept, whole', () => {
     const out = outDir();
     const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
     temps.push(spools);
@@ -214,12 +214,12 @@ describe('kept entries', () => {
       return fresh;
     };
     const firstBytes = readFileSync(file);
-    // 100 of 1,300 unused (at most an eighth may be dropped): the two made appended, the unused ones dropped, the file as it was before them.
+    // 100 of 1,300 unused (under an eighth of the file's bytes): the two made appended, the unused ones dropped, the file as it was before them.
     const appended = build(1200, 2, true);
     expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...appended]);
     expect(readFileSync(file).subarray(0, firstBytes.length - 4)).toEqual(firstBytes.subarray(0, firstBytes.length - 4));
     expect(readdirSync(spools)).toEqual([]);
-    // Without a spool alike (the two made before dropped: 102 in a file of 1,302); then 200 more unused: written whole, only what this build used or made.
+    // Without a spool alike (the two made before dropped too); then 200 more unused (about a quarter of the file, with the 100 before): written whole, only what this build used or made.
     const more = build(1250, 1, false);
     expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...more]);
     const rewritten = build(1000, 3, true);
@@ -237,6 +237,28 @@ describe('kept entries', () => {
     saveKept(out, 'bulk-records', 'sources-2', other.toKeep()!, other.appendable());
     expect(readKept(out, 'bulk-records', 'sources-1').size).toBe(0);
     expect([...readKept(out, 'bulk-records', 'sources-2').keys()]).toEqual([...keys.slice(0, 10), 'made\0other']);
+  });
+
+  it('counts what it drops in bytes: one large entry unused is a file written whole', () => {
+    const out = outDir();
+    const small = Array.from({ length: 200 }, (_, i) => [`small\0${i}`, `text ${i}`] as const);
+    saveKept(out, 'parsed-files', 'sources-1', new Map<string, unknown>([...small, ['large', 'x'.repeat(200_000)]]));
+    const size = () => readFileSync(keptPath(out)).length;
+    const whole = size();
+    const build = (use: (key: string) => boolean) => {
+      const kept = new KeptEntries<unknown>(readKept(out, 'parsed-files', 'sources-1'));
+      for (const key of readKept(out, 'parsed-files', 'sources-1').keys()) if (use(key)) kept.get(key);
+      kept.set('made', 'new');
+      saveKept(out, 'parsed-files', 'sources-1', kept.toKeep()!, kept.appendable());
+    };
+    // One small entry unused: appended (the file grows).
+    build((key) => key !== 'small\0' + '7');
+    expect(size()).toBeGreaterThan(whole);
+    expect(readKept(out, 'parsed-files', 'sources-1').has('small\0' + '7')).toBe(false);
+    // The large one unused: written whole, without it.
+    build((key) => key !== 'large');
+    expect(size()).toBeLessThan(whole / 4);
+    expect([...readKept(out, 'parsed-files', 'sources-1').keys()]).toEqual([...small.map(([key]) => key).filter((key) => key !== 'small\0' + '7'), 'made']);
   });
 
   it('trusts nothing cut short, kept by other sources, or in the form of version 1', () => {
