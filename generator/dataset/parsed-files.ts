@@ -13,16 +13,15 @@
 // state (write/state.ts), for the next build of the same generator sources.
 import { ProblemList } from './diagnostics.ts';
 import type { Pfm } from './types.ts';
-import { KEPT_APPEND_MAX, keptAppend, type KeptAppend } from '../write/state.ts';
 
 export class ParsedFiles {
   private readonly used = new Map<string, unknown>();
   private added = false;
-  /** The entries made (while at most KEPT_APPEND_MAX): appendable(). */
-  private made: Map<string, unknown> | null = new Map();
+  /** The entries made, while at most madeHeld (a build appends them to the file before was read from: write/state.ts keptAppend). */
+  private madeNow: Map<string, unknown> | null = new Map();
 
   /** before: the entries the previous build kept; hashOf: a file's content hash by its real path, if this build's fingerprint has it. */
-  constructor(private readonly before: ReadonlyMap<string, unknown>, private readonly hashOf: (real: string) => string | undefined) {}
+  constructor(readonly before: ReadonlyMap<string, unknown>, private readonly hashOf: (real: string) => string | undefined, private readonly madeHeld = 0) {}
 
   /** A matrix file's counts (read: readJaspar, for the file at real path `real`, checked against `id` and `name`). */
   jaspar(real: string | null, id: string, name: string, read: () => Pfm | null): Pfm | null {
@@ -53,9 +52,14 @@ export class ParsedFiles {
     return this.added || this.used.size !== this.before.size ? this.used : null;
   }
 
-  /** The entries made, to append to the file before was read from (write/state.ts saveKept). */
-  appendable(): KeptAppend | null {
-    return keptAppend(this.before, this.used, this.made);
+  /** The entries used (from before, or made). */
+  get usedKeys(): { has(key: string): boolean } {
+    return this.used;
+  }
+
+  /** The entries made; null when more were made than the constructor's madeHeld. */
+  get made(): ReadonlyMap<string, unknown> | null {
+    return this.madeNow;
   }
 
   private through<T>(real: string | null, what: string, read: () => T | null, keep = (): boolean => true): T | null {
@@ -71,8 +75,8 @@ export class ParsedFiles {
     if (value !== null && keep()) {
       this.used.set(key, value);
       this.added = true;
-      if (this.made && this.made.size < KEPT_APPEND_MAX) this.made.set(key, value);
-      else this.made = null;
+      if (this.madeNow && this.madeNow.size < this.madeHeld) this.madeNow.set(key, value);
+      else this.madeNow = null;
     }
     return value;
   }
