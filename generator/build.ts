@@ -32,7 +32,7 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { KeptEntries, KeptSpool, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptKind } from './write/state.ts';
+import { KEPT_APPEND_MAX, KeptEntries, KeptSpool, keptAppend, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptAppend, type KeptKind } from './write/state.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
@@ -471,7 +471,7 @@ function usedBy(matrices: Matrix[], value: string): string | null {
  * Nothing changes an entry between the plan and keep(): the writer's check renders nothing.
  */
 function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep(): void } {
-  const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf);
+  const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf, KEPT_APPEND_MAX);
   // The previous build's plan, when it is that of the state read (the build that saved it finished) and keyed alike.
   const data = (readKept(options.outDir, 'plan', sources).get('plan') ?? null) as KeptPlanData | null;
   const usable = data !== null && previous.state !== null && data.fingerprint === previous.state.fingerprint && data.salt === previous.salt ? data : null;
@@ -486,15 +486,16 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
     spool.close();
     throw error;
   }
-  const pending: [KeptKind, ReadonlyMap<string, unknown> | KeptSpool][] = [];
+  // Each with what this build added to the file it read: appended to it when that file holds few entries this build did not use.
+  const pending: [KeptKind, ReadonlyMap<string, unknown> | KeptSpool, KeptAppend | null][] = [];
   const keepParsed = parsed.toKeep();
-  if (keepParsed) pending.push(['parsed-files', keepParsed]);
+  if (keepParsed) pending.push(['parsed-files', keepParsed, keptAppend(parsed.before, parsed.usedKeys, parsed.made)]);
   const keepRecords = records.toKeep();
-  if (keepRecords) pending.push(['bulk-records', keepRecords]);
-  if (planned.keepPlan) pending.push(['plan', new Map([['plan', planned.keepPlan]])]);
+  if (keepRecords) pending.push(['bulk-records', keepRecords, records.appendable()]);
+  if (planned.keepPlan) pending.push(['plan', new Map([['plan', planned.keepPlan]]), null]);
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
-  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach(([kind, entries]) => saveKept(options.outDir, kind, sources, entries)) };
+  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach(([kind, entries, append]) => saveKept(options.outDir, kind, sources, entries, append)) };
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */

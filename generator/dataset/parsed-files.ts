@@ -17,9 +17,11 @@ import type { Pfm } from './types.ts';
 export class ParsedFiles {
   private readonly used = new Map<string, unknown>();
   private added = false;
+  /** The entries made, while at most madeHeld (a build appends them to the file before was read from: write/state.ts keptAppend). */
+  private madeNow: Map<string, unknown> | null = new Map();
 
   /** before: the entries the previous build kept; hashOf: a file's content hash by its real path, if this build's fingerprint has it. */
-  constructor(private readonly before: ReadonlyMap<string, unknown>, private readonly hashOf: (real: string) => string | undefined) {}
+  constructor(readonly before: ReadonlyMap<string, unknown>, private readonly hashOf: (real: string) => string | undefined, private readonly madeHeld = 0) {}
 
   /** A matrix file's counts (read: readJaspar, for the file at real path `real`, checked against `id` and `name`). */
   jaspar(real: string | null, id: string, name: string, read: () => Pfm | null): Pfm | null {
@@ -50,6 +52,16 @@ export class ParsedFiles {
     return this.added || this.used.size !== this.before.size ? this.used : null;
   }
 
+  /** The entries used (from before, or made). */
+  get usedKeys(): { has(key: string): boolean } {
+    return this.used;
+  }
+
+  /** The entries made; null when more were made than the constructor's madeHeld. */
+  get made(): ReadonlyMap<string, unknown> | null {
+    return this.madeNow;
+  }
+
   private through<T>(real: string | null, what: string, read: () => T | null, keep = (): boolean => true): T | null {
     const hash = real === null ? undefined : this.hashOf(real);
     if (hash === undefined) return read();
@@ -63,6 +75,8 @@ export class ParsedFiles {
     if (value !== null && keep()) {
       this.used.set(key, value);
       this.added = true;
+      if (this.madeNow && this.madeNow.size < this.madeHeld) this.madeNow.set(key, value);
+      else this.madeNow = null;
     }
     return value;
   }

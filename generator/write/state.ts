@@ -1,7 +1,8 @@
 // What a build remembers for the next one, kept BESIDE the output folder
 // (public/ → .public-build-state/), so that it is never published:
-// state.bin (binary: read without parsing numbers; state.tsv, its text form
-// by earlier builds, is still read):
+// state.bin (the writer's records as columns, records.ts: read without a
+// path spelt, split or hashed; the binary form by paths and state.tsv, the
+// text form, by earlier builds, are still read):
 // - the fingerprint of everything the site was built from (inputs, generator
 //   sources, options): equal and the folder unaltered → nothing to do;
 // - every file of the site with its size and ctime (a change the build did
@@ -26,16 +27,18 @@
 // and the next build trusts nothing and compares every file with what it
 // renders.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { SiteRecords, type FileRecords, type FolderRecords, type KeyRecords } from './records.ts';
+import { SiteRecords, type FileRecords, type FolderRecords, type KeyRecords, type RecordColumns } from './records.ts';
 
 /** The state as text (state.tsv), as builds before the binary form kept it: still read, never written. */
 const HEADER = 'jaspar-static-api build state 1';
-/** The state in its binary form (state.bin, saveState). */
+/** The state in its binary form as builds before the columns kept it (parseBinaryState): still read, never written. */
 const BINARY_HEADER = 'jaspar-static-api build state 2';
+/** The state as the records' columns (state.bin, saveState). */
+const COLUMNS_HEADER = 'jaspar-static-api build state 3';
 
 export { FileRecords, KeyRecords, FolderRecords, type FileRecord } from './records.ts';
 
@@ -76,7 +79,86 @@ export function readState(outDir: string): BuildState | null {
       return null;
     }
   }
-  return parseBinaryState(bytes);
+  return parseColumnsState(bytes) ?? parseBinaryState(bytes);
+}
+
+/** The state with these records (the views of them). */
+function stateOf(records: SiteRecords, fingerprint: string, report: unknown): BuildState {
+  return { fingerprint, report, files: records.files, keys: records.keys, dirs: records.dirs, records };
+}
+
+/**
+ * What state.bin holds after its header line: a JSON line (fingerprint, report, the columns' counts, each
+ * section's length in bytes), then the records' columns (records.ts RecordColumns): the folders, names and
+ * keys, each a UTF-8 block of lines; the numbers in this machine's byte order; then "end". Read without a
+ * path spelt, split, hashed or cut (the binary form before it, by paths, took about 0.3 s of CPU to read
+ * the shipped site's state and 0.13 s to save it; this one about a tenth: issue 22).
+ */
+interface ColumnsMeta {
+  fingerprint: string;
+  report: unknown;
+  littleEndian: boolean;
+  /** Saved slots, folders, names, keys, recorded folders. */
+  counts: [number, number, number, number, number];
+  sections: number[];
+}
+
+const COLUMN_SECTIONS = 12;
+
+/** The columns' sections, in the order written: the line blocks, then numbers (8-byte ones first). */
+function columnSections(c: RecordColumns): Buffer[] {
+  const lines = (xs: string[]) => Buffer.from(xs.join('\n'));
+  const bytes = (a: Float64Array | Int32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+  return [lines(c.folders), lines(c.names), lines(c.keys), bytes(c.sizes), bytes(c.ctimes), bytes(c.mtimes), bytes(c.folder), bytes(c.name), bytes(c.hashes), bytes(c.keyed), bytes(c.dirs), bytes(c.flags)];
+}
+
+/** The state's bytes (saveState), as they are written. */
+function columnsState(state: BuildState): Buffer[] {
+  const c = state.records.toColumns();
+  const sections = columnSections(c);
+  const meta: ColumnsMeta = {
+    fingerprint: state.fingerprint, report: state.report, littleEndian: LITTLE_ENDIAN,
+    counts: [c.sizes.length, c.folders.length, c.names.length, c.keys.length, c.dirs.length], sections: sections.map((b) => b.length),
+  };
+  return [Buffer.from(`${COLUMNS_HEADER}\n${JSON.stringify(meta)}\n`), ...sections, Buffer.from(END)];
+}
+
+/** The state in columns (columnsState), or null when it is not one whole: another header, cut short, counts that do not match, records that do not (SiteRecords.fromColumns). */
+function parseColumnsState(bytes: Buffer): BuildState | null {
+  const head = Buffer.from(`${COLUMNS_HEADER}\n`);
+  if (!bytes.subarray(0, head.length).equals(head)) return null;
+  const metaEnd = bytes.indexOf(10, head.length);
+  if (metaEnd < 0) return null;
+  let meta: ColumnsMeta;
+  try {
+    meta = JSON.parse(bytes.toString('utf8', head.length, metaEnd)) as ColumnsMeta;
+  } catch {
+    return null;
+  }
+  const { sections, counts } = meta;
+  if (meta.littleEndian !== LITTLE_ENDIAN || !Array.isArray(sections) || sections.length !== COLUMN_SECTIONS || !Array.isArray(counts) || counts.length !== 5) return null;
+  let at = metaEnd + 1;
+  if (at + sections.reduce((a, b) => a + b, 0) + END.length !== bytes.length || bytes.toString('latin1', bytes.length - END.length) !== END) return null;
+  const parts = sections.map((length) => bytes.subarray(at, (at += length)));
+  const [slots, folders, names, keys, dirs] = counts;
+  const lines = (b: Buffer, n: number): string[] | null => {
+    // An empty block is no line, or one empty line (the root folder "" alone).
+    const xs = b.length === 0 && n !== 1 ? [] : b.toString('utf8').split('\n');
+    return xs.length === n ? xs : null;
+  };
+  // Copied: a typed view needs an aligned offset, which a section has only by chance.
+  const numbers = <T>(b: Buffer, n: number, size: number, make: (buffer: ArrayBuffer) => T): T | null => (b.length === n * size ? make(new Uint8Array(b).buffer) : null);
+  const f64 = (b: Buffer, n: number) => numbers(b, n, 8, (x) => new Float64Array(x));
+  const i32 = (b: Buffer, n: number) => numbers(b, n, 4, (x) => new Int32Array(x));
+  const c = {
+    folders: lines(parts[0], folders), names: lines(parts[1], names), keys: lines(parts[2], keys),
+    sizes: f64(parts[3], slots), ctimes: f64(parts[4], slots), mtimes: f64(parts[5], dirs),
+    folder: i32(parts[6], slots), name: i32(parts[7], slots), hashes: i32(parts[8], slots), keyed: i32(parts[9], keys), dirs: i32(parts[10], dirs),
+    flags: numbers(parts[11], slots, 1, (x) => new Uint8Array(x)),
+  };
+  if (Object.values(c).some((v) => v === null)) return null;
+  const records = SiteRecords.fromColumns(c as RecordColumns);
+  return records && stateOf(records, meta.fingerprint, meta.report ?? null);
 }
 
 /**
@@ -101,8 +183,8 @@ interface BinaryMeta {
 const END = 'end\n';
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** The binary state's bytes (saveState), as they are written. */
-function binaryState(state: BuildState): Buffer[] {
+/** The binary state's bytes as builds before the columns wrote them (the tests' folders of such a build). */
+export function binaryState(state: BuildState): Buffer[] {
   const files = state.files.columns();
   const lines = (xs: Iterable<string>) => Buffer.from([...xs].join('\n'));
   const floats = (xs: Float64Array) => Buffer.from(xs.buffer, xs.byteOffset, xs.byteLength);
@@ -226,7 +308,7 @@ function parseState(text: string): BuildState | null {
 
 /** True when outDir holds a previous build's output: a saved state (its first line checked) or the mark of an interrupted build. */
 export function isPreviousOutput(outDir: string): boolean {
-  return interrupted(outDir) || startsWith(stateFile(outDir), `${BINARY_HEADER}\n`) || startsWith(textStateFile(outDir), `${HEADER}\n`);
+  return interrupted(outDir) || startsWith(stateFile(outDir), `${COLUMNS_HEADER}\n`) || startsWith(stateFile(outDir), `${BINARY_HEADER}\n`) || startsWith(textStateFile(outDir), `${HEADER}\n`);
 }
 
 /** Whether a file (not a link) starts with these characters. */
@@ -261,7 +343,7 @@ export function saveState(outDir: string, state: BuildState): void {
   const temp = `${stateFile(outDir)}.${process.pid}`;
   const fd = openSync(temp, 'w');
   try {
-    for (const part of binaryState(state)) {
+    for (const part of columnsState(state)) {
       for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
     }
   } finally {
@@ -336,10 +418,18 @@ export function readKept(outDir: string, kind: KeptKind, sources: string): Map<s
     const head = deserialize(readFrame(fd, at)) as { header: string; sources: string };
     if (head.header !== KEPT_HEADER || head.sources !== sources) return new Map();
     const entries = new Map<string, unknown>();
+    let dead = 0;
     for (let frame = readFrame(fd, at); frame.length > 0; frame = readFrame(fd, at)) {
-      const flat = deserialize(frame) as unknown[];
+      const flat = deserialize(frame) as unknown[] | { drop: string[]; bytes: number };
+      // Entries a later build no longer kept (appendKept): still in the file (their bytes, and this frame's), no longer read.
+      if (!Array.isArray(flat)) {
+        for (const key of flat.drop) entries.delete(key);
+        dead += flat.bytes + 4 + frame.length;
+        continue;
+      }
       for (let i = 0; i < flat.length; i += 2) entries.set(flat[i] as string, flat[i + 1]);
     }
+    deadIn.set(entries, { dead, size: at.offset + 4 });
     return entries;
   } catch {
     // none, or unreadable: everything is made again
@@ -429,8 +519,101 @@ export class KeptSpool {
   }
 }
 
-/** Keeps them for the next build (beside the state; written a frame at a time, then renamed). */
-export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: Iterable<[string, unknown]> | KeptSpool): void {
+/**
+ * What a build made that the kept file it read lacks, and how many of that file's entries it did not use
+ * (KeptEntries, ParsedFiles appendable): few enough of those, and the file is kept with the new entries
+ * appended, not written again whole (saveKept). A one-count rebuild of the shipped site adds a matrix
+ * file's counts and a few bulk records, and wrote 37 MB of entries again to do so (0.14 s quiet, 0.4 s at
+ * load 19: issue 22).
+ */
+export interface KeptAppend {
+  added: ReadonlyMap<string, unknown>;
+  /** The entries of the file read (readKept) the build did not use, to drop, and their bytes there. */
+  unused: string[];
+  bytes: number;
+}
+
+/** The bytes of the file a map was read from (readKept), and of them those it no longer reads (dropped by later builds). */
+const deadIn = new WeakMap<ReadonlyMap<string, unknown>, { dead: number; size: number }>();
+
+/**
+ * What a build that read `before` and used the entries `used` has would append (saveKept), when the file may
+ * take it: while the bytes dropped (those it holds already, and the entries unused now) are at most an
+ * eighth of the file (of a small file, 16 KiB), and the made entries are at most KEPT_APPEND_MAX; null
+ * otherwise (the file is written whole, which lets the dropped ones go). Counted in bytes, not entries:
+ * an annotation edit drops one entry, matrices.csv's rows, of about a megabyte.
+ */
+export function keptAppend(before: ReadonlyMap<string, unknown>, used: { has(key: string): boolean }, made: ReadonlyMap<string, unknown> | null): KeptAppend | null {
+  const file = deadIn.get(before);
+  if (made === null || file === undefined || before.size === 0 || made.size > KEPT_APPEND_MAX) return null;
+  const room = Math.max(16 << 10, file.size / 8) - file.dead;
+  const unused: string[] = [];
+  let bytes = 0;
+  for (const key of before.keys()) {
+    if (used.has(key)) continue;
+    unused.push(key);
+    // As a frame holds it (with its key, about): serialized alone.
+    bytes += serialize([key, before.get(key)]).length;
+    if (bytes > room) return null;
+  }
+  return { added: made, unused, bytes };
+}
+
+/** New entries a build holds to append at most (KeptAppend): more, and the file is written whole from what it keeps. */
+export const KEPT_APPEND_MAX = 4096;
+
+/**
+ * Appends entries to a kept file of the same sources that ends with its end mark, in place of that mark (then
+ * marked again); false when the file is not one (nothing written). A build that dies half way leaves a file
+ * without its end mark, which the next build does not trust (readKept): it parses and renders again.
+ */
+function appendKept(outDir: string, kind: KeptKind, sources: string, { added, unused, bytes }: KeptAppend): boolean {
+  let fd: number;
+  try {
+    fd = openSync(keptFile(outDir, kind), constants.O_RDWR | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    const at = { offset: 0 };
+    const head = deserialize(readFrame(fd, at)) as { header: string; sources: string };
+    const size = fstatSync(fd).size;
+    const mark = Buffer.alloc(4);
+    if (head.header !== KEPT_HEADER || head.sources !== sources || size < at.offset + 4 || readSync(fd, mark, 0, 4, size - 4) !== 4 || mark.readUInt32LE(0) !== 0) return false;
+    const frames: Buffer[] = unused.length > 0 ? [serialize({ drop: unused, bytes })] : [];
+    let flat: unknown[] = [];
+    for (const [key, value] of added) {
+      flat.push(key, value);
+      if (flat.length === 2 * KEPT_FRAME_ENTRIES) {
+        frames.push(serialize(flat));
+        flat = [];
+      }
+    }
+    if (flat.length > 0) frames.push(serialize(flat));
+    let offset = size - 4;
+    for (const bytes of [...frames, Buffer.alloc(0)]) {
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(bytes.length, 0);
+      for (const part of [length, bytes]) {
+        for (let done = 0; done < part.length; ) done += writeSync(fd, part, done, part.length - done, offset + done);
+        offset += part.length;
+      }
+    }
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Keeps them for the next build (beside the state; written a frame at a time, then renamed). append: what this build
+ *  added to the file it read, appended to it instead when few of that file's entries went unused (KeptAppend). */
+export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: Iterable<[string, unknown]> | KeptSpool, append?: KeptAppend | null): void {
+  if (append && appendKept(outDir, kind, sources, append)) {
+    if (entries instanceof KeptSpool) entries.close();
+    return;
+  }
   mkdirSync(stateDir(outDir), { recursive: true });
   const temp = `${keptFile(outDir, kind)}.${process.pid}`;
   const fd = openSync(temp, 'w');
@@ -464,6 +647,8 @@ export class KeptEntries<T> {
   private used = new Map<string, T>();
   private seen = new Set<string>();
   private added = false;
+  /** The entries made (while at most KEPT_APPEND_MAX): appendable(). */
+  private made: Map<string, T> | null = new Map();
   constructor(private before: ReadonlyMap<string, unknown>, private spool: KeptSpool | null = null) {}
   get(key: string): T | undefined {
     const value = this.before.get(key) as T | undefined;
@@ -474,6 +659,8 @@ export class KeptEntries<T> {
     if (this.spool ? this.seen.has(key) : this.used.get(key) === value) return;
     this.keep(key, value);
     this.added = true;
+    if (this.made && this.made.size < KEPT_APPEND_MAX) this.made.set(key, value);
+    else this.made = null;
   }
   /** Lets every entry go (kept already): what asks later gets nothing and keeps nothing. */
   forget(): void {
@@ -482,6 +669,12 @@ export class KeptEntries<T> {
     this.seen = new Set();
     this.spool = null;
     this.added = false;
+    this.made = null;
+  }
+
+  /** The entries made, to append to the file before was read from (saveKept). */
+  appendable(): KeptAppend | null {
+    return keptAppend(this.before, this.spool ? this.seen : this.used, this.made);
   }
   /** The entries to keep for the next build; null when they are those the previous build kept. */
   toKeep(): Map<string, T> | KeptSpool | null {

@@ -114,7 +114,8 @@ describe('files parsed by an earlier build', () => {
     // The fingerprint keeps (and the reader trusts) the hashes of files two seconds old.
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     await cli(data, out);
-    expect(readKept(out, 'parsed-files', sourcesHash(PROJECT_ROOT)).size).toBeGreaterThan(FIXTURE_IDS.length);
+    const keptBefore = new Set(readKept(out, 'parsed-files', sourcesHash(PROJECT_ROOT)).keys());
+    expect(keptBefore.size).toBeGreaterThan(FIXTURE_IDS.length);
     // A BED file's new lines are served, not those kept.
     const bed = path.join(data, 'sites', 'MA0014.2.bed');
     const lines = readFileSync(bed, 'utf8').split('\n');
@@ -125,6 +126,13 @@ describe('files parsed by an earlier build', () => {
     const served = listFiles(out).filter((f) => f.includes('MA0014.2') && f.endsWith('.bed'));
     expect(served.length).toBeGreaterThan(0);
     for (const f of served) expect(readFileSync(path.join(out, f), 'utf8')).toBe(readFileSync(bed, 'utf8'));
+    // What is kept for the next build (appended to the file, or the file written whole: write/state.ts keptAppend):
+    // the entry of the BED file's new content in place of its old one, every other as it was.
+    const keptAfter = new Set(readKept(out, 'parsed-files', sourcesHash(PROJECT_ROOT)).keys());
+    const gone = [...keptBefore].filter((key) => !keptAfter.has(key));
+    const made = [...keptAfter].filter((key) => !keptBefore.has(key));
+    expect([gone.length, made.length]).toEqual([1, 1]);
+    expect(gone[0].startsWith('bed\0') && made[0].startsWith('bed\0')).toBe(true);
     // A name changed in matrices.csv alone: the unchanged .jaspar file's header no longer agrees, and the build says so.
     const csv = path.join(data, 'matrices.csv');
     writeFileSync(csv, readFileSync(csv, 'utf8').replace(/^(MA0004\.1,MA0004,1,CORE,)([^,]+)/m, '$1Renamed'));

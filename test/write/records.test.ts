@@ -148,6 +148,36 @@ describe('the writer state as columns', () => {
     }
   });
 
+  it('toColumns() and fromColumns(): the same files, keys and folders in their order, without the slots that hold neither a file nor a key', () => {
+    const next = random(11);
+    const records = new SiteRecords();
+    for (let i = 0; i < 3_000; i++) {
+      const rel = `${FOLDERS[i % FOLDERS.length] || 'top'}/${i % 700}/${NAMES[i % NAMES.length]}`;
+      records.files.set(rel, { size: Math.floor(next() * 1e5), ctimeMs: next() * 1e12, adopted: i % 17 === 0 });
+      if (i % 5 === 0) records.keys.set(rel, `key ${i}`);
+      if (i % 3 === 0) records.dirs.set(`d/${i}`, i);
+      if (i % 9 === 0) records.dirs.delete(`d/${i - 3}`);
+      if (i % 11 === 0) records.files.delete(rel);
+    }
+    records.keys.set('key/only', 'k');
+    const columns = records.toColumns();
+    const read = SiteRecords.fromColumns(columns)!;
+    expect([...read.files]).toEqual([...records.files]);
+    expect([...read.keys]).toEqual([...records.keys]);
+    expect([...read.dirs]).toEqual([...records.dirs]);
+    expect(read.ownTotals()).toEqual(records.ownTotals());
+    const kept = [...records.keys.keys()].length + [...records.files.keys()].filter((rel) => records.keys.get(rel) === undefined).length;
+    expect(columns.sizes.length).toBe(kept);
+    // Looked up and grown as the records it was read from.
+    for (const rel of records.files.keys()) expect(read.slot(rel, false)).toBeGreaterThanOrEqual(0);
+    expect(read.files.has('top/1/index.html')).toBe(records.files.has('top/1/index.html'));
+    for (let i = 0; i < 3000; i++) read.files.set(`new/${i}`, { size: i, ctimeMs: i, adopted: false });
+    expect(read.files.get('new/2999')).toEqual({ size: 2999, ctimeMs: 2999, adopted: false });
+    expect(read.files.size).toBe(records.files.size + 3000);
+    // A folder recorded twice is not a whole.
+    expect(SiteRecords.fromColumns({ ...columns, dirs: Int32Array.from([columns.dirs[0], columns.dirs[0]]), mtimes: Float64Array.from([1, 2]) })).toBeNull();
+  });
+
   it('clone(): the same files, keys, folders and totals, apart from the original from then on; no folder flagged as made', () => {
     const next = random(7);
     const records = new SiteRecords();

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serialize } from 'node:v8';
-import { emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, spoolDir, stateDir, type BuildState } from '../../generator/write/state.ts';
+import { binaryState, emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, spoolDir, stateDir, type BuildState } from '../../generator/write/state.ts';
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -64,7 +64,10 @@ describe('the build state', () => {
     expect(readState(out)).toBeNull();
     writeFileSync(stateBin(out), Buffer.concat([whole, Buffer.from('x')]));
     expect(readState(out)).toBeNull();
-    writeFileSync(stateBin(out), Buffer.from(whole.toString('latin1').replace('"keys":2', '"keys":3'), 'latin1'));
+    // The counts: saved slots, folders, names, keys, recorded folders; one key more than the sections hold.
+    const counts = /"counts":\[4,(\d+),(\d+),2,2\]/;
+    expect(whole.toString('latin1')).toMatch(counts);
+    writeFileSync(stateBin(out), Buffer.from(whole.toString('latin1').replace(counts, '"counts":[4,$1,$2,3,2]'), 'latin1'));
     expect(readState(out)).toBeNull();
     const broken = sample();
     broken.keys.set('a\nb', 'k3');
@@ -72,6 +75,47 @@ describe('the build state', () => {
     expect(readState(out)).toBeNull();
     writeFileSync(stateBin(out), 'jaspar-static-api build state 1\nend\n');
     expect(readState(out)).toBeNull();
+  });
+
+  it('trusts no columns that name a folder or name out of range, or one path twice', () => {
+    const out = outDir();
+    saveState(out, sample());
+    const whole = readFileSync(stateBin(out));
+    const meta = JSON.parse(whole.toString('utf8').split('\n')[1]) as { sections: number[] };
+    // Where each section begins: after the two header lines.
+    const starts: number[] = [];
+    let at = whole.indexOf(10, whole.indexOf(10) + 1) + 1;
+    for (const length of meta.sections) starts.push((at += length) - length);
+    const altered = (section: number, index: number, value: number) => {
+      const bytes = Buffer.from(whole);
+      bytes.writeInt32LE(value, starts[section] + 4 * index);
+      writeFileSync(stateBin(out), bytes);
+      return readState(out);
+    };
+    // Sections 6 and 7: each saved slot's folder and name numbers; 8: its path's hash.
+    expect(altered(6, 0, 99)).toBeNull();
+    expect(altered(7, 1, -1)).toBeNull();
+    // The second slot made the first's path, hash and all.
+    const first = (section: number) => whole.readInt32LE(starts[section]);
+    const bytes = Buffer.from(whole);
+    for (const section of [6, 7, 8]) bytes.writeInt32LE(first(section), starts[section] + 4);
+    writeFileSync(stateBin(out), bytes);
+    expect(readState(out)).toBeNull();
+    // As saved, it is read.
+    writeFileSync(stateBin(out), whole);
+    expect(plain(readState(out)!)).toEqual(plain(sample()));
+  });
+
+  it('reads the binary state by paths an earlier build left, and replaces it with the columns when saved', () => {
+    const out = outDir();
+    saveState(out, emptyState()); // makes the folder
+    writeFileSync(stateBin(out), Buffer.concat(binaryState(sample())));
+    expect(isPreviousOutput(out)).toBe(true);
+    const read = readState(out)!;
+    expect(plain(read)).toEqual(plain(sample()));
+    saveState(out, read);
+    expect(readFileSync(stateBin(out), 'latin1')).toMatch(/^jaspar-static-api build state 3\n/);
+    expect(plain(readState(out)!)).toEqual(plain(sample()));
   });
 
   it('reads the text state an earlier build left, and replaces it with the binary one when saved', () => {
@@ -149,6 +193,72 @@ describe('kept entries', () => {
     expect(spoolDir(path.join(out, 'a', 'b'))).toBe(os.tmpdir());
     expect(spoolDir(path.join(spools, 'new-site'))).toBe(spools);
     expect(readdirSync(stateDir(out)).sort()).toEqual(['bulk-records.v8']);
+  });
+
+  it('appends what a build made to the file it read, and drops what it did not use, while an eighth of its bytes at most are dropped; else writes what it kept, whole', () => {
+    const out = outDir();
+    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
+    temps.push(spools);
+    const before = entries();
+    const file = keptPath(out).replace('parsed-files', 'bulk-records');
+    saveKept(out, 'bulk-records', 'sources-1', before);
+    const keys = [...before.keys()];
+    /** A build that uses the first `used` entries and makes `made` new ones; what it keeps, saved. */
+    const build = (used: number, made: number, spooled: boolean, sources = 'sources-1') => {
+      const kept = new KeptEntries<unknown>(readKept(out, 'bulk-records', sources), spooled ? new KeptSpool(sources, spools) : null);
+      keys.slice(0, used).forEach((key) => kept.get(key));
+      const fresh = Array.from({ length: made }, (_, i) => [`made\0${used}\0${i}`, `record ${i}`] as const);
+      fresh.forEach(([key, value]) => kept.set(key, value));
+      const whole = kept.toKeep();
+      if (whole) saveKept(out, 'bulk-records', sources, whole, kept.appendable());
+      return fresh;
+    };
+    const firstBytes = readFileSync(file);
+    // 100 of 1,300 unused (under an eighth of the file's bytes): the two made appended, the unused ones dropped, the file as it was before them.
+    const appended = build(1200, 2, true);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...appended]);
+    expect(readFileSync(file).subarray(0, firstBytes.length - 4)).toEqual(firstBytes.subarray(0, firstBytes.length - 4));
+    expect(readdirSync(spools)).toEqual([]);
+    // Without a spool alike (the two made before dropped too); then 200 more unused (about a quarter of the file, with the 100 before): written whole, only what this build used or made.
+    const more = build(1250, 1, false);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...more]);
+    const rewritten = build(1000, 3, true);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1000), ...rewritten]);
+    expect(readFileSync(file).length).toBeLessThan(firstBytes.length);
+    // A file without its end mark (a build died appending) is not appended to, nor read: written whole.
+    truncateSync(file, readFileSync(file).length - 4);
+    expect(readKept(out, 'bulk-records', 'sources-1').size).toBe(0);
+    const after = build(0, 2, false);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual(after);
+    // Nor one of other sources: the new build's entries alone.
+    const other = new KeptEntries<unknown>(new Map(keys.slice(0, 10).map((key) => [key, before.get(key)])));
+    keys.slice(0, 10).forEach((key) => other.get(key));
+    other.set('made\0other', 'x');
+    saveKept(out, 'bulk-records', 'sources-2', other.toKeep()!, other.appendable());
+    expect(readKept(out, 'bulk-records', 'sources-1').size).toBe(0);
+    expect([...readKept(out, 'bulk-records', 'sources-2').keys()]).toEqual([...keys.slice(0, 10), 'made\0other']);
+  });
+
+  it('counts what it drops in bytes: one large entry unused is a file written whole', () => {
+    const out = outDir();
+    const small = Array.from({ length: 200 }, (_, i) => [`small\0${i}`, `text ${i}`] as const);
+    saveKept(out, 'parsed-files', 'sources-1', new Map<string, unknown>([...small, ['large', 'x'.repeat(200_000)]]));
+    const size = () => readFileSync(keptPath(out)).length;
+    const whole = size();
+    const build = (use: (key: string) => boolean) => {
+      const kept = new KeptEntries<unknown>(readKept(out, 'parsed-files', 'sources-1'));
+      for (const key of readKept(out, 'parsed-files', 'sources-1').keys()) if (use(key)) kept.get(key);
+      kept.set('made', 'new');
+      saveKept(out, 'parsed-files', 'sources-1', kept.toKeep()!, kept.appendable());
+    };
+    // One small entry unused: appended (the file grows).
+    build((key) => key !== 'small\0' + '7');
+    expect(size()).toBeGreaterThan(whole);
+    expect(readKept(out, 'parsed-files', 'sources-1').has('small\0' + '7')).toBe(false);
+    // The large one unused: written whole, without it.
+    build((key) => key !== 'large');
+    expect(size()).toBeLessThan(whole / 4);
+    expect([...readKept(out, 'parsed-files', 'sources-1').keys()]).toEqual([...small.map(([key]) => key).filter((key) => key !== 'small\0' + '7'), 'made']);
   });
 
   it('trusts nothing cut short, kept by other sources, or in the form of version 1', () => {
