@@ -43,14 +43,15 @@ const DIGEST = 32;
 
 /**
  * The first file of each bytes written (or found already holding them) in
- * this build, by the bytes' digest: its slot in the build's records and its
- * inode. As columns (a digest 32 bytes in one array, a table of numbers):
- * the 10x synthetic release has about 900,000 distinct files.
+ * this build, by the bytes' digest: its slot in the build's records (which
+ * hold its inode). As columns, about 44 bytes a distinct file (its digest's
+ * 32 in one array, a slot, a place in the table): the shipped site has
+ * 155,521 distinct files of at most LINKED_MAX bytes, 6.8 MB here, where a
+ * Map of digests as strings would be about three times that.
  */
 export class SameBytes {
   private digests = new Uint8Array(DIGEST * 1024);
   private slots = new Int32Array(1024);
-  private inos = new Float64Array(1024);
   private count = 0;
   /** Index + 1 by the digest's first four bytes (open addressing); 0: empty. */
   private table = new Int32Array(2048);
@@ -81,24 +82,24 @@ export class SameBytes {
       const i = held - 1;
       if (digest.equals(this.digests.subarray(i * DIGEST, (i + 1) * DIGEST))) {
         this.found = i;
-        return { file: `${this.root}/${this.records.pathAt(this.slots[i])}`, ino: this.inos[i] };
+        const slot = this.slots[i];
+        return { file: `${this.root}/${this.records.pathAt(slot)}`, ino: this.records.inoAt(slot) };
       }
     }
   }
 
   /**
-   * The file of the bytes last looked up (find) lies at this slot with this inode, as a file of its own
-   * (written, or found holding them): the one later files of these bytes link to, when there was none or
-   * linking to the other failed (EMLINK: that inode has all the names it can).
+   * The file of the bytes last looked up (find) lies at this slot (its inode recorded there), as a file of
+   * its own (written, or found holding them): the one later files of these bytes link to, when there was
+   * none or linking to the other failed (EMLINK: that inode has all the names it can).
    */
-  keep(slot: number, ino: number): void {
+  keep(slot: number): void {
     const digest = this.digest;
     this.digest = null;
     if (digest === null) return;
     if (this.found >= 0) {
       if (!this.linkFailed) return;
       this.slots[this.found] = slot;
-      this.inos[this.found] = ino;
       return;
     }
     const i = this.count++;
@@ -110,13 +111,9 @@ export class SameBytes {
       const slots = new Int32Array(n);
       slots.set(this.slots);
       this.slots = slots;
-      const inos = new Float64Array(n);
-      inos.set(this.inos);
-      this.inos = inos;
     }
     this.digests.set(digest, i * DIGEST);
     this.slots[i] = slot;
-    this.inos[i] = ino;
     // At most half full.
     if (this.count * 2 > this.table.length) {
       this.table = new Int32Array(this.table.length * 2);

@@ -179,7 +179,7 @@ export class SiteWriter implements ScheduleSink {
     const { compare, ensured, shown, same, inodes } = this.open_();
     const w = writeIfChanged(this.root, rel, content, compare, ensured, same);
     const slot = this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written, w.ino);
-    same?.keep(slot, w.ino);
+    same?.keep(slot);
     if (w.linked) inodes.add(w.ino);
     if (w.left >= 0) inodes.add(w.left);
     if (w.written) {
@@ -199,7 +199,10 @@ export class SiteWriter implements ScheduleSink {
   /** Ends the writing of the plan: what it no longer has leaves the folder; the folders' mtimes are noted. */
   close(plan: OutputPlan, counts: { rendered: number; reused: number }): WriteReport {
     const { root, next } = this;
-    const { previous, extras, compare, report, touched, inodes } = this.open_();
+    const session = this.open_();
+    const { previous, extras, compare, report, touched, inodes } = session;
+    // The files by their bytes serve the render's files alone: let them go before the mirror step.
+    session.same = null;
     this.stop();
     report.rendered = counts.rendered;
     report.reused = counts.reused;
