@@ -5,12 +5,20 @@
 // it writes (changes.ts outputProblems), so no folder on the way is a link.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import type { LinkFunction, SameBytes } from './same-bytes.ts';
 
 export interface Written {
   size: number;
+  /** NaN for a link made: linking changed the inode's ctime, read again once the build has made all its links (writer.ts). */
   ctimeMs: number;
   /** False when the file already held these bytes and was left alone (its mtime kept). */
   written: boolean;
+  /** The file's inode number. */
+  ino: number;
+  /** A hard link to a file of the same bytes was made (same-bytes.ts), not a file. */
+  linked: boolean;
+  /** The inode the path was a name of before, when it had other names (their ctime changed): -1 otherwise. */
+  left: number;
 }
 
 /** Content given in pieces, written as they come (pipeline/output-plan.ts StreamedContent). */
@@ -24,17 +32,46 @@ export interface Pieces {
  * ensured: folders this thread already created. Content in pieces is
  * compared and written a chunk at a time, rendered again for the write
  * when it was compared and differs.
+ *
+ * same: the files of this build by their bytes (same-bytes.ts). A file whose
+ * bytes one of them holds is made a hard link to it; one that is not is
+ * written, and the caller keeps it there (same.keep) for the next ones. A
+ * file that is a name of an inode with others (a link of a previous build)
+ * is removed and made again, never written in place: its other names, in
+ * the site or anywhere else, keep their bytes.
  */
-export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Folders): Written {
+export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Folders, same: SameBytes | null = null): Written {
   // Joined by hand: rel is a path of the plan ("/"-separated, normalized), and path.join scanned every one
   // again to normalize it (0.5 s of the main thread's profile of a full build, at load).
   const file = `${root}/${rel}`;
   const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : null;
+  let left = -1;
+  // What is at the path before (compare=false: nothing).
+  let st: Stats | undefined;
   if (compare) {
-    const st = lstatSync(file, { throwIfNoEntry: false });
-    if (st?.isFile() && (bytes === null ? sameChunks(file, st.size, content as Pieces) : st.size === bytes.length && sameBytes(file, bytes))) return { size: st.size, ctimeMs: st.ctimeMs, written: false };
+    st = lstatSync(file, { throwIfNoEntry: false });
+    if (st?.isFile() && (bytes === null ? sameChunks(file, st.size, content as Pieces) : st.size === bytes.length && sameBytes(file, bytes))) {
+      // Found with its bytes: the file later ones of these bytes link to, when none is yet (the caller keeps it).
+      if (bytes !== null) same?.find(bytes);
+      return { size: st.size, ctimeMs: st.ctimeMs, written: false, ino: st.ino, linked: false, left: -1 };
+    }
+    if (st?.isFile() && st.nlink > 1) {
+      unlinkSync(file);
+      left = st.ino;
+      st = undefined;
+    }
   }
   ensureFolder(root, path.posix.dirname(rel), ensured);
+  const to = bytes !== null && same !== null ? same.find(bytes) : null;
+  if (to !== null) {
+    try {
+      linkOver(same!.link, to.file, file, st);
+      return { size: bytes!.length, ctimeMs: NaN, written: true, ino: to.ino, linked: true, left };
+    } catch (error) {
+      // Where no link can be made (EMLINK, EXDEV, EPERM…): a copy, which the caller keeps for the next files of these bytes.
+      same!.failed(error);
+    }
+  }
   let fd: number;
   try {
     fd = openSync(file, WRITE, 0o666);
@@ -52,10 +89,17 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
     if (bytes !== null) write(bytes);
     else for (const chunk of chunks(content as Pieces)) write(chunk);
     const st = fstatSync(fd);
-    return { size: st.size, ctimeMs: st.ctimeMs, written: true };
+    return { size: st.size, ctimeMs: st.ctimeMs, written: true, ino: st.ino, linked: false, left };
   } finally {
     closeSync(fd);
   }
+}
+
+/** A hard link at file to existing, what was at file (st: a file or folder of a previous build) removed first. */
+function linkOver(link: LinkFunction, existing: string, file: string, st: Stats | undefined): void {
+  if (st?.isDirectory()) rmSync(file, { recursive: true, force: true });
+  else if (st) unlinkSync(file);
+  link(existing, file);
 }
 
 const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;

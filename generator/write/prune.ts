@@ -20,10 +20,12 @@ export interface PruneInput {
   compare: boolean;
   /** Folders whose entries change (a removal's folder and those above it) are added to it. */
   touched?: Set<string>;
+  /** The inodes of the previous build's files removed are added to it (hard links: their other names' ctime changed, writer.ts). */
+  inodes?: Set<number>;
 }
 
 /** Removes what is not planned; returns how many files and folders were removed. */
-export function prune({ root, next, previous, extras, folders, compare, touched }: PruneInput): number {
+export function prune({ root, next, previous, extras, folders, compare, touched, inodes }: PruneInput): number {
   const removedFrom: string[] = [];
   let removed = 0;
   const drop = (rel: string) => {
@@ -43,7 +45,10 @@ export function prune({ root, next, previous, extras, folders, compare, touched 
       const rel = from.pathAt(slot);
       // Files that a later step adopted are that step's to keep or replace.
       if (from.fileAt(slot)!.adopted) next.records.copyFile(rel, from, slot);
-      else drop(rel);
+      else {
+        drop(rel);
+        if (from.inoAt(slot) !== 0) inodes?.add(from.inoAt(slot));
+      }
     }
     for (const rel of extras) if (!next.files.has(rel)) drop(rel);
   } else if (compare) {

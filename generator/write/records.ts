@@ -73,6 +73,8 @@ export class SiteRecords {
   private fileName = new Int32Array(1024);
   private sizes = new Float64Array(1024);
   private ctimes = new Float64Array(1024);
+  /** Each file's inode number (st_ino; 0: not known): the names one inode has (hard links, write/same-bytes.ts) share its ctime. */
+  private inos = new Float64Array(1024);
   private flags = new Uint8Array(1024);
   private pathHashes = new Int32Array(1024);
   private keyOf: (string | undefined)[] = [];
@@ -107,6 +109,7 @@ export class SiteRecords {
     c.fileName = this.fileName.slice();
     c.sizes = this.sizes.slice();
     c.ctimes = this.ctimes.slice();
+    c.inos = this.inos.slice();
     c.flags = this.flags.slice();
     c.pathHashes = this.pathHashes.slice();
     c.keyOf = this.keyOf.slice();
@@ -189,6 +192,7 @@ export class SiteRecords {
       this.fileName = grown(this.fileName, n);
       this.sizes = grown(this.sizes, n);
       this.ctimes = grown(this.ctimes, n);
+      this.inos = grown(this.inos, n);
       this.flags = grown(this.flags, n);
       this.pathHashes = grown(this.pathHashes, n);
     }
@@ -234,16 +238,27 @@ export class SiteRecords {
     return flag === NO_FILE ? undefined : { size: this.sizes[slot], ctimeMs: this.ctimes[slot], adopted: flag === ADOPTED };
   }
 
-  setFile(slot: number, r: FileRecord): void {
-    this.setFileAt(slot, r.size, r.ctimeMs, r.adopted);
+  /** A file's record, its inode not known (0) unless given. */
+  setFile(slot: number, r: FileRecord, ino = 0): void {
+    this.setFileAt(slot, r.size, r.ctimeMs, r.adopted, ino);
   }
 
   /** setFile without a record made (the state's 285,000 files are read through it: no object each). */
-  setFileAt(slot: number, size: number, ctimeMs: number, adopted: boolean): void {
+  setFileAt(slot: number, size: number, ctimeMs: number, adopted: boolean, ino = 0): void {
     if (this.flags[slot] === NO_FILE) this.fileCount++;
     this.sizes[slot] = size;
     this.ctimes[slot] = ctimeMs;
+    this.inos[slot] = ino;
     this.flags[slot] = adopted ? ADOPTED : OWN;
+  }
+
+  inoAt(slot: number): number {
+    return this.inos[slot];
+  }
+
+  /** A file's ctime as it is now (another name of its inode was linked or removed: write/writer.ts). */
+  setCtimeAt(slot: number, ctimeMs: number): void {
+    this.ctimes[slot] = ctimeMs;
   }
 
   /** Room for n file slots, made at once (the state read: its table not grown and rehashed a dozen times on the way). */
@@ -253,6 +268,7 @@ export class SiteRecords {
       this.fileName = grown(this.fileName, n);
       this.sizes = grown(this.sizes, n);
       this.ctimes = grown(this.ctimes, n);
+      this.inos = grown(this.inos, n);
       this.flags = grown(this.flags, n);
       this.pathHashes = grown(this.pathHashes, n);
     }
@@ -279,7 +295,7 @@ export class SiteRecords {
     let slot = this.find(rel, hash);
     if (slot < 0) slot = this.insert(this.folder(from.folders.list[from.fileFolder[fromSlot]]), this.names.id(from.names.list[from.fileName[fromSlot]]), hash);
     const flag = from.flags[fromSlot];
-    this.setFileAt(slot, from.sizes[fromSlot], from.ctimes[fromSlot], flag === ADOPTED);
+    this.setFileAt(slot, from.sizes[fromSlot], from.ctimes[fromSlot], flag === ADOPTED, from.inos[fromSlot]);
   }
 
   /** Whether this state holds a file at the path of another state's slot (prune: compared by hash, folder and name, the path not spelt). */
@@ -335,21 +351,23 @@ export class SiteRecords {
   }
 
   /** The files in slot order, as state.ts saves them. */
-  fileColumns(): { paths: string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array } {
+  fileColumns(): { paths: string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array; inos: Float64Array } {
     const n = this.fileCount;
     const paths = new Array<string>(n);
     const sizes = new Float64Array(n);
     const ctimes = new Float64Array(n);
     const adopted = new Uint8Array(n);
+    const inos = new Float64Array(n);
     let j = 0;
     for (const slot of this.fileSlots()) {
       paths[j] = this.spell(slot);
       sizes[j] = this.sizes[slot];
       ctimes[j] = this.ctimes[slot];
       adopted[j] = this.flags[slot] === ADOPTED ? 1 : 0;
+      inos[j] = this.inos[slot];
       j++;
     }
-    return { paths, sizes, ctimes, adopted };
+    return { paths, sizes, ctimes, adopted, inos };
   }
 
   // ---- keys
@@ -411,7 +429,7 @@ export class SiteRecords {
     let n = 0;
     for (let slot = 0; slot < this.slotCount; slot++) if (this.flags[slot] !== NO_FILE || this.keyOf[slot] !== undefined) n++;
     const c: RecordColumns = {
-      folders, names, folder: new Int32Array(n), name: new Int32Array(n), hashes: new Int32Array(n), sizes: new Float64Array(n), ctimes: new Float64Array(n), flags: new Uint8Array(n),
+      folders, names, folder: new Int32Array(n), name: new Int32Array(n), hashes: new Int32Array(n), sizes: new Float64Array(n), ctimes: new Float64Array(n), flags: new Uint8Array(n), inos: new Float64Array(n),
       keyed: new Int32Array(this.keyCount), keys: [], dirs: new Int32Array(this.dirCount), mtimes: new Float64Array(this.dirCount),
     };
     let j = 0;
@@ -425,6 +443,7 @@ export class SiteRecords {
       c.sizes[j] = this.sizes[slot];
       c.ctimes[j] = this.ctimes[slot];
       c.flags[j] = this.flags[slot];
+      c.inos[j] = this.inos[slot];
       if (key !== undefined) {
         c.keyed[c.keys.length] = j;
         c.keys.push(key);
@@ -444,7 +463,7 @@ export class SiteRecords {
   static fromColumns(c: RecordColumns): SiteRecords | null {
     const r = new SiteRecords();
     const n = c.sizes.length;
-    if ([c.folder, c.name, c.hashes, c.ctimes, c.flags].some((a) => a.length !== n) || c.keyed.length !== c.keys.length || c.dirs.length !== c.mtimes.length) return null;
+    if ([c.folder, c.name, c.hashes, c.ctimes, c.flags, c.inos].some((a) => a.length !== n) || c.keyed.length !== c.keys.length || c.dirs.length !== c.mtimes.length) return null;
     for (const f of c.folders) r.folder(f);
     for (const name of c.names) r.names.id(name);
     if (r.folders.list.length !== c.folders.length || r.names.list.length !== c.names.length) return null;
@@ -455,6 +474,7 @@ export class SiteRecords {
     r.sizes.set(c.sizes);
     r.ctimes.set(c.ctimes);
     r.flags.set(c.flags);
+    r.inos.set(c.inos);
     r.keyOf = new Array<string | undefined>(n).fill(undefined);
     r.slotCount = n;
     const mask = r.table.length - 1;
@@ -515,6 +535,8 @@ export interface RecordColumns {
   sizes: Float64Array;
   ctimes: Float64Array;
   flags: Uint8Array;
+  /** Its inode number (0: not known; write/same-bytes.ts). */
+  inos: Float64Array;
   /** The saved slots that hold a task's key (ascending), and their keys. */
   keyed: Int32Array;
   keys: string[];
@@ -573,7 +595,7 @@ export class FileRecords {
   }
 
   /** The records in order, as saveState keeps them: the paths, and each one's size, ctime and adopted flag at its index. */
-  columns(): { paths: string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array } {
+  columns(): { paths: string[]; sizes: Float64Array; ctimes: Float64Array; adopted: Uint8Array; inos: Float64Array } {
     return this.records.fileColumns();
   }
 }

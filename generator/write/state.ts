@@ -6,7 +6,8 @@
 // - the fingerprint of everything the site was built from (inputs, generator
 //   sources, options): equal and the folder unaltered → nothing to do;
 // - every file of the site with its size and ctime (a change the build did
-//   not make shows as another ctime: ctime cannot be set by hand), and every
+//   not make shows as another ctime: ctime cannot be set by hand) and its
+//   inode number (the names of one inode share its ctime), and every
 //   folder with its mtime (an added or removed entry shows there);
 // - each rendering task's key (a hash of what it renders from, computed
 //   without rendering: pipeline/schedule.ts), so that an unchanged resource
@@ -37,7 +38,7 @@ import { SiteRecords, type FileRecords, type FolderRecords, type KeyRecords, typ
 const HEADER = 'jaspar-static-api build state 1';
 /** The state in its binary form as builds before the columns kept it (parseBinaryState): still read, never written. */
 const BINARY_HEADER = 'jaspar-static-api build state 2';
-/** The state as the records' columns (state.bin, saveState). */
+/** The state as the records' columns (state.bin, saveState), each file's inode number among them (hard links: write/same-bytes.ts). */
 const COLUMNS_HEADER = 'jaspar-static-api build state 3';
 
 export { FileRecords, KeyRecords, FolderRecords, type FileRecord } from './records.ts';
@@ -103,13 +104,13 @@ interface ColumnsMeta {
   sections: number[];
 }
 
-const COLUMN_SECTIONS = 12;
+const COLUMN_SECTIONS = 13;
 
 /** The columns' sections, in the order written: the line blocks, then numbers (8-byte ones first). */
 function columnSections(c: RecordColumns): Buffer[] {
   const lines = (xs: string[]) => Buffer.from(xs.join('\n'));
   const bytes = (a: Float64Array | Int32Array | Uint8Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-  return [lines(c.folders), lines(c.names), lines(c.keys), bytes(c.sizes), bytes(c.ctimes), bytes(c.mtimes), bytes(c.folder), bytes(c.name), bytes(c.hashes), bytes(c.keyed), bytes(c.dirs), bytes(c.flags)];
+  return [lines(c.folders), lines(c.names), lines(c.keys), bytes(c.sizes), bytes(c.ctimes), bytes(c.mtimes), bytes(c.folder), bytes(c.name), bytes(c.hashes), bytes(c.keyed), bytes(c.dirs), bytes(c.flags), bytes(c.inos)];
 }
 
 /** The state's bytes (saveState), as they are written. */
@@ -154,7 +155,7 @@ function parseColumnsState(bytes: Buffer): BuildState | null {
     folders: lines(parts[0], folders), names: lines(parts[1], names), keys: lines(parts[2], keys),
     sizes: f64(parts[3], slots), ctimes: f64(parts[4], slots), mtimes: f64(parts[5], dirs),
     folder: i32(parts[6], slots), name: i32(parts[7], slots), hashes: i32(parts[8], slots), keyed: i32(parts[9], keys), dirs: i32(parts[10], dirs),
-    flags: numbers(parts[11], slots, 1, (x) => new Uint8Array(x)),
+    flags: numbers(parts[11], slots, 1, (x) => new Uint8Array(x)), inos: f64(parts[12], slots),
   };
   if (Object.values(c).some((v) => v === null)) return null;
   const records = SiteRecords.fromColumns(c as RecordColumns);

@@ -7,7 +7,8 @@
 //   all (pipeline/schedule.ts decides and renders; this writer is its sink:
 //   build.ts shows render → write);
 // - every other file is compared with the file on disk and written when it
-//   differs (files.ts);
+//   differs (files.ts), as a hard link to a file of this build with the same
+//   bytes when there is one (same-bytes.ts);
 // - what this build does not plan is removed (prune.ts).
 // The state that makes this possible lives beside the folder (state.ts). A
 // build that dies half way leaves an in-progress mark, and the next build
@@ -22,6 +23,7 @@ import { outputProblems, treeChanges, type TreeChanges } from './changes.ts';
 import { ensureRoot, lstatAt, writeIfChanged, type Folders } from './files.ts';
 import { OutFolderError } from './guard.ts';
 import { prune } from './prune.ts';
+import { SameBytes, type LinkFunction } from './same-bytes.ts';
 import { emptyState, markInProgress, readState, saveState, type BuildState, type FileRecord } from './state.ts';
 
 export { MAX_DIR_ENTRIES } from '../routes/shard.ts';
@@ -35,6 +37,8 @@ export interface WriteOptions {
   progress?: boolean;
   /** The previous build's state, read already (readState): read once per build, it is 285,000 lines for the shipped site. */
   previous?: BuildState | null;
+  /** Files of the same bytes as hard links (same-bytes.ts): true (the default), false for files of their own, or the link function (tests). */
+  links?: boolean | LinkFunction;
 }
 
 export interface WriteReport {
@@ -78,6 +82,10 @@ export class SiteWriter implements ScheduleSink {
     /** Folders whose entries this build changed (a file created, a file or folder removed), with those above them: their mtimes are read again.
      *  None without a previous state, whose folders' mtimes are all read (a 10x release has 420,000 folders). */
     touched: Set<string> | null;
+    /** The files of this build by their bytes (null: no links made). */
+    same: SameBytes | null;
+    /** Inodes that gained or lost a name in this build: the ctime of their names is read again (close). */
+    inodes: Set<number>;
   } | null = null;
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
@@ -112,6 +120,8 @@ export class SiteWriter implements ScheduleSink {
     this.session = {
       // The folders created are flagged among the state's folders (records.ts), not a Set of 420,000 paths at 10x.
       previous, altered, extras, compare, ensured: next.records.made, touched: previous === null ? null : new Set(),
+      same: this.options.links === false ? null : new SameBytes(next.records, root, typeof this.options.links === 'function' ? this.options.links : undefined),
+      inodes: new Set(),
       report: { files: kept?.files ?? plan.files.size, bytes: kept?.bytes ?? 0, written: 0, unchanged: kept?.files ?? 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
@@ -166,9 +176,12 @@ export class SiteWriter implements ScheduleSink {
 
   /** A file's bytes (or their pieces): written when they differ from the file on disk. */
   file(rel: string, content: WriteContent): void {
-    const { compare, ensured, shown } = this.open_();
-    const w = writeIfChanged(this.root, rel, content, compare, ensured);
-    this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written);
+    const { compare, ensured, shown, same, inodes } = this.open_();
+    const w = writeIfChanged(this.root, rel, content, compare, ensured, same);
+    const slot = this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written, w.ino);
+    same?.keep(slot);
+    if (w.linked) inodes.add(w.ino);
+    if (w.left >= 0) inodes.add(w.left);
     if (w.written) {
       const { report, touched } = this.open_();
       report.changed?.add(rel);
@@ -186,11 +199,15 @@ export class SiteWriter implements ScheduleSink {
   /** Ends the writing of the plan: what it no longer has leaves the folder; the folders' mtimes are noted. */
   close(plan: OutputPlan, counts: { rendered: number; reused: number }): WriteReport {
     const { root, next } = this;
-    const { previous, extras, compare, report, touched } = this.open_();
+    const session = this.open_();
+    const { previous, extras, compare, report, touched, inodes } = session;
+    // The files by their bytes serve the render's files alone: let them go before the mirror step.
+    session.same = null;
     this.stop();
     report.rendered = counts.rendered;
     report.reused = counts.reused;
-    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched: touched ?? undefined });
+    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched: touched ?? undefined, inodes });
+    this.relinked(inodes);
     for (const dir of plan.folderList()) {
       // A folder this build did not touch keeps the mtime the previous state has (the writer checked it,
       // open: treeChanges); were it stale, the next build would only look into the folder again.
@@ -236,20 +253,52 @@ export class SiteWriter implements ScheduleSink {
     return this.session;
   }
 
-  private record(rel: string, r: FileRecord, written: boolean): void {
+  /** Records a file handed (its inode: ino); returns its slot in the records. */
+  private record(rel: string, r: FileRecord, written: boolean, ino: number): number {
     const { report } = this.open_();
+    const { records } = this.next;
+    const slot = records.slot(rel, true);
     if (this.carried) {
       // A carried file handed again is counted once, with its new size.
-      const before = this.next.files.get(rel);
+      const before = records.fileAt(slot);
       if (before && !before.adopted) {
         report.bytes -= before.size;
         report.unchanged--;
       } else report.files++;
     }
-    this.next.files.set(rel, r);
+    records.setFile(slot, r, ino);
     report.bytes += r.size;
     if (written) report.written++;
     else report.unchanged++;
+    return slot;
+  }
+
+  /**
+   * The ctime of every file whose inode gained or lost a name in this build (a link made to it, another
+   * name written anew or removed: same-bytes.ts), read again now that all are made, once an inode: each
+   * link() changed it, and a file not as recorded would be taken for one altered by hand, and rendered
+   * again, by the next build. A file no longer at that inode is recorded with no ctime (NaN): the next
+   * build looks at it again.
+   */
+  private relinked(inodes: ReadonlySet<number>): void {
+    if (inodes.size === 0) return;
+    const { records } = this.next;
+    const now = new Map<number, number>();
+    for (const slot of records.fileSlots()) {
+      const ino = records.inoAt(slot);
+      if (ino === 0 || !inodes.has(ino)) continue;
+      let ctime = now.get(ino);
+      if (ctime === undefined) {
+        const st = lstatAt(this.root, records.pathAt(slot));
+        if (!st?.isFile() || st.ino !== ino) {
+          records.setCtimeAt(slot, NaN);
+          continue;
+        }
+        ctime = st.ctimeMs;
+        now.set(ino, ctime);
+      }
+      records.setCtimeAt(slot, ctime);
+    }
   }
 
   /** Adopts what later steps added to the folder, saves the state and clears the in-progress mark.

@@ -132,6 +132,23 @@ describe('the build state', () => {
     expect(() => readFileSync(text)).toThrow();
     expect(plain(readState(out)!)).toEqual(plain(read));
   });
+
+  it('keeps each file\'s inode number (the columns, version 3), and reads a version 2 state, without them, as inodes not known', () => {
+    const out = outDir();
+    const state = sample();
+    const inoOf = (s: BuildState, rel: string) => s.records.inoAt(s.records.slot(rel, false));
+    state.records.setFile(state.records.slot('api/v1/species/Ñandú/index.json', true), { size: 7, ctimeMs: 5, adopted: false }, 2 ** 40 + 3);
+    saveState(out, state);
+    const read = readState(out)!;
+    expect(inoOf(read, 'api/v1/species/Ñandú/index.json')).toBe(2 ** 40 + 3);
+    expect(inoOf(read, 'api/v1/matrix/MA0001.1/index.json')).toBe(0);
+    // The same state as version 2 (the binary form by paths) wrote it: no inode numbers.
+    writeFileSync(stateBin(out), Buffer.concat(binaryState(read)));
+    expect(isPreviousOutput(out)).toBe(true);
+    const old = readState(out)!;
+    expect(plain(old)).toEqual(plain(read));
+    expect(inoOf(old, 'api/v1/species/Ñandú/index.json')).toBe(0);
+  });
 });
 
 // What a build keeps of its own work (the reader's results, the bulk files' records), written a frame of
