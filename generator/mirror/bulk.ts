@@ -13,6 +13,7 @@
 import type { Matrix, Release } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext, Resource } from '../formats/types.ts';
+import { flat, unkept } from '../formats/records.ts';
 import { listItem, listOrder } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
 import { latestVersions } from '../plan/views.ts';
@@ -110,7 +111,12 @@ export function bundleSets(release: Release): BundleSet[] {
 /** File names keep to letters, digits, "-", "." and "_". */
 const safe = (part: string) => part.replace(/[^A-Za-z0-9.-]+/g, '_');
 
-/** The list of `matrices` as one resource, rendered in `format` by the format's own module. */
+/**
+ * The list of `matrices` as one resource, rendered in `format` by the format's own module, unkept (formats/records.ts):
+ * a record's texts are kept by recordJoiner while the files are listed, and a file rendered again when written
+ * renders its records afresh, one at a time (the 10x synthetic release's were about 120 MB of the main thread's
+ * heap, kept through the render, with the formats' memos filled here).
+ */
 export function renderAll(matrices: Matrix[], format: FormatId, base: string, layout: Layout, context: FormatContext): string {
   const resource: Resource = {
     kind: 'list',
@@ -118,7 +124,7 @@ export function renderAll(matrices: Matrix[], format: FormatId, base: string, la
     matrices,
     nav: { title: '', dir: '', request: '', formats: [], breadcrumbs: [] },
   };
-  return FORMATS[format].render(resource, context);
+  return unkept(() => FORMATS[format].render(resource, context));
 }
 
 /** The records of a text-format list as pieces: its head, then each matrix's record, rendered one at a time and
@@ -140,7 +146,8 @@ function recordJoiner(format: FormatId, base: string, layout: Layout, context: F
     let text = records.get(m);
     if (text === undefined) {
       const key = kept && `${kept.salt} ${format} ${matrixDigest(m)}`;
-      text = (key && kept.cache.get(key)) ?? renderAll([m], format, base, layout, context).slice(head.length);
+      // Flat (formats/records.ts flat): held until every file is listed, a text made by concatenation keeps its every piece.
+      text = (key && kept.cache.get(key)) ?? flat(renderAll([m], format, base, layout, context).slice(head.length));
       if (key) kept.cache.set(key, text);
       records.set(m, text);
     }
