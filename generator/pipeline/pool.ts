@@ -102,8 +102,9 @@ export class RenderPool {
 
   /**
    * A batch's files' memory, once the sink has taken them, moved back to a worker for its next batches
-   * (worker.ts BatchBytes spare): each batch's was otherwise garbage here until collected, 165-205 MB of
-   * the main thread's ArrayBuffers late in the 10x synthetic release's render (its peak RSS).
+   * (worker.ts BatchBytes spare): each batch's is otherwise garbage here until collected. The main thread
+   * held 165-205 MB of ArrayBuffers late in the 10x synthetic release's render, at its peak RSS (sampled
+   * every 250 ms); what this saves there is not yet measured.
    */
   recycle(data: Uint8Array): void {
     const slot = this.workers[this.nextSpare++ % this.workers.length];
