@@ -16,15 +16,38 @@
 // are not kept (a record's sites are up to a few MB; rendering them again
 // costs little), nor the large parts of a matrix page: lastRecord keeps
 // those for the one record a base id's page shows again right after.
+//
+// A text that nothing shows again before the thread ends is rendered unkept:
+// the memos are read then, not filled. The main thread renders every record
+// for the bulk files (mirror/bulk.ts), which keep their own record texts while
+// they need them; kept here, those texts lived as long as the release (about
+// 120 MB for the 10x synthetic release, through the whole render).
 import type { Matrix } from '../dataset/types.ts';
 import type { Json } from './types.ts';
+
+/** False while rendering unkept. */
+let keeping = true;
+
+/** render(), with the memos read but not filled. */
+export function unkept<T>(render: () => T): T {
+  const was = keeping;
+  keeping = false;
+  try {
+    return render();
+  } finally {
+    keeping = was;
+  }
+}
 
 /** render(m), made once per record. */
 export function perRecord(render: (m: Matrix) => string): (m: Matrix) => string {
   const memo = new WeakMap<Matrix, string>();
   return (m) => {
     let text = memo.get(m);
-    if (text === undefined) memo.set(m, (text = flat(render(m))));
+    if (text === undefined) {
+      text = render(m);
+      if (keeping) memo.set(m, (text = flat(text)));
+    }
     return text;
   };
 }
@@ -34,9 +57,13 @@ export function perRecordWith<W extends object>(render: (m: Matrix, w: W) => str
   const memos = new WeakMap<W, WeakMap<Matrix, string>>();
   return (m, w) => {
     let memo = memos.get(w);
-    if (memo === undefined) memos.set(w, (memo = new WeakMap()));
-    let text = memo.get(m);
-    if (text === undefined) memo.set(m, (text = flat(render(m, w))));
+    let text = memo?.get(m);
+    if (text === undefined) {
+      text = render(m, w);
+      if (!keeping) return text;
+      if (memo === undefined) memos.set(w, (memo = new WeakMap()));
+      memo.set(m, (text = flat(text)));
+    }
     return text;
   };
 }
@@ -62,9 +89,11 @@ export function perItem(render: (item: Json) => string): (m: Matrix, item: Json)
   return (m, item) => {
     const kept = memo.get(m);
     if (kept !== undefined && sameFlat(kept.keys, kept.item, item)) return kept.text;
-    const text = flat(render(item));
-    if (isFlat(item)) memo.set(m, { keys: Object.keys(item), item, text });
-    return text;
+    const text = render(item);
+    if (!keeping || !isFlat(item)) return text;
+    const flatText = flat(text);
+    memo.set(m, { keys: Object.keys(item), item, text: flatText });
+    return flatText;
   };
 }
 
@@ -95,4 +124,4 @@ function sameFlat(keys: readonly string[], kept: { [key: string]: Json }, item: 
  * its pieces (a cons string), and kept, it keeps every piece: dozens a record. A JSON round trip makes a flat
  * copy, exactly (lone surrogates included), in about a microsecond for a record's text.
  */
-const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
+export const flat = (text: string): string => JSON.parse(JSON.stringify(text)) as string;

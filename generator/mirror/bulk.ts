@@ -13,6 +13,7 @@
 import type { Matrix, Release } from '../dataset/types.ts';
 import { FORMATS, type FormatId } from '../formats/registry.ts';
 import type { FormatContext, Resource } from '../formats/types.ts';
+import { flat, unkept } from '../formats/records.ts';
 import { listItem, listOrder } from '../plan/resources.ts';
 import type { Layout } from '../routes/shard.ts';
 import { latestVersions } from '../plan/views.ts';
@@ -43,7 +44,7 @@ export interface BundleSet {
 export interface BulkFile {
   /** Root-relative URL path, e.g. "/download/all/JASPAR2024_all_matrices.json". */
   path: string;
-  /** Empty when not rendered (rendered false). */
+  /** Empty when not rendered (rendered false) or not held (bulkFiles hold). */
   content: string;
   /** False when the caller knew the file by its key (bulkFiles known): its size is the one known. */
   rendered: boolean;
@@ -110,7 +111,12 @@ export function bundleSets(release: Release): BundleSet[] {
 /** File names keep to letters, digits, "-", "." and "_". */
 const safe = (part: string) => part.replace(/[^A-Za-z0-9.-]+/g, '_');
 
-/** The list of `matrices` as one resource, rendered in `format` by the format's own module. */
+/**
+ * The list of `matrices` as one resource, rendered in `format` by the format's own module, unkept (formats/records.ts):
+ * a record's texts are kept by recordJoiner while the files are listed, and a file rendered again when written
+ * renders its records afresh, one at a time (the 10x synthetic release's were about 120 MB of the main thread's
+ * heap, kept through the render, with the formats' memos filled here).
+ */
 export function renderAll(matrices: Matrix[], format: FormatId, base: string, layout: Layout, context: FormatContext): string {
   const resource: Resource = {
     kind: 'list',
@@ -118,7 +124,7 @@ export function renderAll(matrices: Matrix[], format: FormatId, base: string, la
     matrices,
     nav: { title: '', dir: '', request: '', formats: [], breadcrumbs: [] },
   };
-  return FORMATS[format].render(resource, context);
+  return unkept(() => FORMATS[format].render(resource, context));
 }
 
 /** The records of a text-format list as pieces: its head, then each matrix's record, rendered one at a time and
@@ -129,32 +135,67 @@ function* recordPieces(format: FormatId, matrices: Matrix[], base: string, layou
   for (const m of matrices) yield renderAll([m], format, base, layout, context).slice(head.length);
 }
 
-/** The text formats write a list as a fixed head (MEME's header, else
- *  nothing) followed by one record per matrix, which is how JASPAR's bundles
- *  are laid out too. Each matrix appears in up to four bundles of a format,
- *  so its record is rendered once (by the format's module) and reused. */
-function recordJoiner(format: FormatId, base: string, layout: Layout, context: FormatContext, kept?: { cache: RecordCache; salt: string }): (matrices: Matrix[]) => string {
+/** A bulk file's content, empty when not held, and its UTF-8 bytes. */
+interface Joined {
+  content: string;
+  bytes: number;
+}
+
+/**
+ * The text formats write a list as a fixed head (MEME's header, else nothing) followed by one record per
+ * matrix, which is how JASPAR's bundles are laid out too. Each matrix appears in up to four bundles of a
+ * format, so its record is rendered once (by the format's module) and its size reused; its text is kept
+ * only once a file that shows it is held (hold: the caller keeps the content until it is written). A
+ * file not held needs its size only, for the downloads page: it is rendered again when written
+ * (recordPieces). Every record's text kept until every file was listed was about 100 MB of the main
+ * thread's heap at the end of the 10x synthetic release's plan.
+ */
+function recordJoiner(format: FormatId, base: string, layout: Layout, context: FormatContext, kept?: { cache: RecordCache; salt: string }): (matrices: Matrix[], hold: (bytes: number) => boolean) => Joined {
   const head = renderAll([], format, base, layout, context);
-  const records = new Map<Matrix, string>();
-  const record = (m: Matrix) => {
-    let text = records.get(m);
-    if (text === undefined) {
-      const key = kept && `${kept.salt} ${format} ${matrixDigest(m)}`;
-      text = (key && kept.cache.get(key)) ?? renderAll([m], format, base, layout, context).slice(head.length);
-      if (key) kept.cache.set(key, text);
-      records.set(m, text);
-    }
+  const headBytes = Buffer.byteLength(head);
+  /** The records of the files held so far. */
+  const texts = new Map<Matrix, string>();
+  /** The UTF-8 bytes of every record rendered. */
+  const sizes = new Map<Matrix, number>();
+  const render = (m: Matrix) => {
+    const key = kept && `${kept.salt} ${format} ${matrixDigest(m)}`;
+    // Flat (formats/records.ts flat): a text made by concatenation, kept, keeps its every piece.
+    const text = (key && kept.cache.get(key)) ?? flat(renderAll([m], format, base, layout, context).slice(head.length));
+    if (key) kept.cache.set(key, text);
+    sizes.set(m, Buffer.byteLength(text));
     return text;
   };
-  return (matrices) => head + matrices.map(record).join('');
+  return (matrices, hold) => {
+    // Rendered for this file: kept if it is held.
+    const fresh = new Map<Matrix, string>();
+    let bytes = headBytes;
+    for (const m of matrices) {
+      let size = sizes.get(m);
+      if (size === undefined) {
+        fresh.set(m, render(m));
+        size = sizes.get(m)!;
+      }
+      bytes += size;
+    }
+    if (!hold(bytes)) return { content: '', bytes };
+    const text = (m: Matrix) => {
+      let t = texts.get(m) ?? fresh.get(m);
+      if (t === undefined) t = render(m);
+      texts.set(m, t);
+      return t;
+    };
+    return { content: head + matrices.map(text).join(''), bytes };
+  };
 }
 
 /**
  * Every bulk file, rendered one at a time (a caller that streams holds one at a time). known: the size
  * of a file a previous build wrote with this key, which is then not rendered (a rebuild after a
- * one-matrix change renders the files that hold the matrix, not the forty others).
+ * one-matrix change renders the files that hold the matrix, not the forty others). hold(bytes): whether
+ * the caller keeps the content of a file of that size (asked once a file, in order); a file not held
+ * has its size and an empty content.
  */
-export function* bulkFiles(release: Release, base: string, layout: Layout, context: FormatContext, known: (path: string, key: string) => number | undefined = () => undefined, cache?: RecordCache): Generator<BulkFile> {
+export function* bulkFiles(release: Release, base: string, layout: Layout, context: FormatContext, known: (path: string, key: string) => number | undefined = () => undefined, cache?: RecordCache, hold: (bytes: number) => boolean = () => true): Generator<BulkFile> {
   const year = release.info.year;
   // The release description as the formats print it (the notes on the other releases are the home page's).
   const { siteNotes: _notes, ...info } = release.info;
@@ -167,23 +208,25 @@ export function* bulkFiles(release: Release, base: string, layout: Layout, conte
     if (records === undefined) hashed.set(matrices, (records = hash128(digestsOf(matrices))));
     const key = `${format} ${hash128(`${salt}\n${format}\n${records}`)}`;
     const size = known(path, key);
-    const content = size === undefined ? render(format, matrices) : '';
-    return { path, content, rendered: size === undefined, key, render: again(format, matrices), pieces: piecesAgain(format, matrices), bytes: size ?? Buffer.byteLength(content), matrices: matrices.length, format, ...(bundle ? { bundle } : {}) };
+    const { content, bytes } = size === undefined ? render(format, matrices) : { content: '', bytes: size };
+    return { path, content, rendered: size === undefined, key, render: again(format, matrices), pieces: piecesAgain(format, matrices), bytes, matrices: matrices.length, format, ...(bundle ? { bundle } : {}) };
   };
   const ordered = listOrder(release.matrices);
-  const joiners = new Map<FormatId, (matrices: Matrix[]) => string>();
+  const joiners = new Map<FormatId, (matrices: Matrix[], hold: (bytes: number) => boolean) => Joined>();
   const kept = cache && { cache, salt: hash128(salt) };
-  // fresh: without the shared record texts, for rendering again when the file is written (memory stays
-  // one file's worth), nor the records kept across builds: those are let go once the plan is made
-  // (build.ts planKept), and a record set there after was held with the plan (about 45 MB for the 3x
-  // synthetic release) and gave nothing.
-  const render = (format: FormatId, matrices: Matrix[], fresh = false) => {
-    if (format === 'json') return renderAll(matrices, format, base, layout, context);
-    if (fresh) return recordJoiner(format, base, layout, context)(matrices);
+  const render = (format: FormatId, matrices: Matrix[]): Joined => {
+    if (format === 'json') {
+      const content = renderAll(matrices, format, base, layout, context);
+      const bytes = Buffer.byteLength(content);
+      return { content: hold(bytes) ? content : '', bytes };
+    }
     if (!joiners.has(format)) joiners.set(format, recordJoiner(format, base, layout, context, kept));
-    return joiners.get(format)!(matrices);
+    return joiners.get(format)!(matrices, hold);
   };
-  const again = (format: FormatId, matrices: Matrix[]) => () => render(format, matrices, true);
+  // Without the shared record texts, for rendering again when the file is written (memory stays one file's
+  // worth), nor the records kept across builds: those are let go once the plan is made (build.ts planKept),
+  // and a record set there after was held with the plan (about 45 MB for the 3x synthetic release) and gave nothing.
+  const again = (format: FormatId, matrices: Matrix[]) => () => (format === 'json' ? renderAll(matrices, format, base, layout, context) : recordJoiner(format, base, layout, context)(matrices, () => true).content);
   const piecesAgain = (format: FormatId, matrices: Matrix[]) => (): Iterable<string> => (format === 'json' ? [renderAll(matrices, format, base, layout, context)] : recordPieces(format, matrices, base, layout, context));
   try {
     for (const { format, suffix } of LIST_FILES) yield file(allMatricesPath(year, suffix), format, ordered);
@@ -191,9 +234,8 @@ export function* bulkFiles(release: Release, base: string, layout: Layout, conte
       for (const format of BUNDLE_FORMATS) yield file(bundlePath(year, bundle.collection, bundle.set, format), format, bundle.matrices, bundle);
     }
   } finally {
-    // The record texts are shared by this closure with every file's render(), which the plan keeps
-    // until the file is written: dropped once every file is listed (the 3x synthetic release's
-    // were about 55 MB, a 10x release's about 180 MB).
+    // The held files' record texts are in the scope of every file's render(), which the plan keeps
+    // until the file is written: dropped once every file is listed.
     joiners.clear();
   }
 }

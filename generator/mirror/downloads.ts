@@ -21,8 +21,10 @@ export function* downloadFiles(release: Release, base: string, layout: Layout, c
   // The page needs every file's size; the contents are not kept for it.
   const listed: BulkFile[] = [];
   let held = 0;
-  for (const file of bulkFiles(release, base, layout, context, known && ((p, key) => known(rel(p), key)), records)) {
-    const keep = file.rendered && held + file.bytes <= HELD_BYTES;
+  // Asked by bulkFiles before it joins a file's records: one not held is not joined.
+  const hold = (bytes: number) => held + bytes <= HELD_BYTES;
+  for (const file of bulkFiles(release, base, layout, context, known && ((p, key) => known(rel(p), key)), records, hold)) {
+    const keep = file.rendered && hold(file.bytes);
     if (keep) held += file.bytes;
     // Not held: rendered again when written, record by record (pipeline/output-plan.ts StreamedContent).
     yield [rel(file.path), keep ? file.content : { pieces: file.pieces }, file.key];

@@ -31,7 +31,7 @@ export interface ScheduleSink {
   key(first: string, key: string): void;
   /** True when the task's files are as the previous build left them with this key: kept, not rendered. */
   reuse(paths: readonly string[], key: string): boolean;
-  /** A file's bytes (or their pieces, as rendered), on this thread. */
+  /** A file's bytes (or their pieces, as rendered), on this thread: the sink's only until it returns (their memory is then reused). */
   file(rel: string, content: WriteContent): void;
 }
 
@@ -117,6 +117,8 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
           sink.file(rel, Buffer.from(r.data.buffer, r.data.byteOffset + offset, r.lengths[i]));
           offset += r.lengths[i];
         });
+        // Taken by the sink (its file() is done with the bytes when it returns): back to a worker.
+        pool!.recycle(r.data);
         inFlight.delete(done);
       });
       inFlight.add(done);

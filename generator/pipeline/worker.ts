@@ -13,7 +13,12 @@ let contexts: FormatContext[] = [];
 /** The records the tasks show, by number (wire.ts MatrixRefs): each sent once, before the first task that shows it. */
 const matrices = new Map<number, Matrix>();
 
-parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: true } | BatchTasks) => {
+parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: true } | { spare: ArrayBuffer } | BatchTasks) => {
+  // A batch's memory back from the main thread (pool.ts recycle).
+  if ('spare' in message) {
+    BatchBytes.spare(message.spare);
+    return;
+  }
   if ('init' in message) {
     const init = message.init;
     contexts = (init.parts ?? []).map((p) => formatContext(p.release, p.layout));
@@ -55,7 +60,9 @@ class BatchBytes {
   /** The last batch's size (at most 16 MiB: a batch of pages of 1,000 records is hundreds of MB, and
    *  the next are small): the next starts with room for as much, and rarely grows. */
   private static expected = 1 << 20;
-  private data = Buffer.allocUnsafeSlow(BatchBytes.expected);
+  /** Batches' memory back from the main thread, reused: a few at most (a worker has two batches in flight). */
+  private static spares: ArrayBuffer[] = [];
+  private data = BatchBytes.alloc(BatchBytes.expected);
   private used = 0;
   private readonly lengths: number[] = [];
 
@@ -78,9 +85,19 @@ class BatchBytes {
     return { data: this.data.subarray(0, this.used), lengths: this.lengths };
   }
 
+  static spare(buffer: ArrayBuffer): void {
+    if (BatchBytes.spares.length < 4) BatchBytes.spares.push(buffer);
+  }
+
+  /** At least n bytes of memory of their own: a spare large enough, else new. */
+  private static alloc(n: number): Buffer {
+    const i = BatchBytes.spares.findIndex((b) => b.byteLength >= n);
+    return i < 0 ? Buffer.allocUnsafeSlow(n) : Buffer.from(BatchBytes.spares.splice(i, 1)[0]);
+  }
+
   private room(n: number): void {
     if (this.data.length - this.used >= n) return;
-    const grown = Buffer.allocUnsafeSlow(Math.max(2 * this.data.length, this.used + n));
+    const grown = BatchBytes.alloc(Math.max(2 * this.data.length, this.used + n));
     this.data.copy(grown, 0, 0, this.used);
     this.data = grown;
   }
