@@ -8,6 +8,21 @@ import { random } from '../support/random.ts';
 const NAMES = ['index.json', 'index.html', 'index.yaml', 'MA0004.1.svg', 'a', 'Ñandú.txt'];
 const FOLDERS = ['', 'api', 'api/v1', 'api/v1/matrix', 'api/v1/matrix/MA0004.1', 'logos', 'api/v1/matrix/MA0004', 'api/v1/matrix/MA0004.1/x'];
 
+/** 3,000 random files (a few forgotten), every fifth with a key, folders recorded (dropping: some removed again). */
+function filled(seed: number, dropping: boolean): SiteRecords {
+  const next = random(seed);
+  const records = new SiteRecords();
+  for (let i = 0; i < 3_000; i++) {
+    const rel = `${FOLDERS[i % FOLDERS.length] || 'top'}/${i % 700}/${NAMES[i % NAMES.length]}`;
+    records.files.set(rel, { size: Math.floor(next() * 1e5), ctimeMs: next() * 1e12, adopted: i % 17 === 0 });
+    if (i % 5 === 0) records.keys.set(rel, `key ${i}`);
+    if (i % 3 === 0) records.dirs.set(`d/${i}`, i);
+    if (dropping && i % 9 === 0) records.dirs.delete(`d/${i - 3}`);
+    if (i % 11 === 0) records.files.delete(rel);
+  }
+  return records;
+}
+
 describe('the writer state as columns', () => {
   it('answers as a Map of paths to records through 20,000 random sets, gets and deletes (table and columns grown many times)', () => {
     const next = random(22);
@@ -149,20 +164,14 @@ describe('the writer state as columns', () => {
   });
 
   it('toColumns() and fromColumns(): the same files, keys and folders in their order, without the slots that hold neither a file nor a key', () => {
-    const next = random(11);
-    const records = new SiteRecords();
-    for (let i = 0; i < 3_000; i++) {
-      const rel = `${FOLDERS[i % FOLDERS.length] || 'top'}/${i % 700}/${NAMES[i % NAMES.length]}`;
-      records.files.set(rel, { size: Math.floor(next() * 1e5), ctimeMs: next() * 1e12, adopted: i % 17 === 0 });
-      if (i % 5 === 0) records.keys.set(rel, `key ${i}`);
-      if (i % 3 === 0) records.dirs.set(`d/${i}`, i);
-      if (i % 9 === 0) records.dirs.delete(`d/${i - 3}`);
-      if (i % 11 === 0) records.files.delete(rel);
-    }
+    const records = filled(11, true);
+    // Inode numbers (hard links, write/same-bytes.ts) of some files, up to 2^53.
+    for (const [k, rel] of [...records.files.keys()].entries()) if (k % 4 === 0) records.setFile(records.slot(rel, false), records.files.get(rel)!, k === 0 ? 2 ** 53 - 1 : k + 1);
     records.keys.set('key/only', 'k');
     const columns = records.toColumns();
     const read = SiteRecords.fromColumns(columns)!;
     expect([...read.files]).toEqual([...records.files]);
+    for (const rel of records.files.keys()) expect(read.inoAt(read.slot(rel, false))).toBe(records.inoAt(records.slot(rel, false)));
     expect([...read.keys]).toEqual([...records.keys]);
     expect([...read.dirs]).toEqual([...records.dirs]);
     expect(read.ownTotals()).toEqual(records.ownTotals());
@@ -179,15 +188,7 @@ describe('the writer state as columns', () => {
   });
 
   it('clone(): the same files, keys, folders and totals, apart from the original from then on; no folder flagged as made', () => {
-    const next = random(7);
-    const records = new SiteRecords();
-    for (let i = 0; i < 3_000; i++) {
-      const rel = `${FOLDERS[i % FOLDERS.length] || 'top'}/${i % 700}/${NAMES[i % NAMES.length]}`;
-      records.files.set(rel, { size: Math.floor(next() * 1e5), ctimeMs: next() * 1e12, adopted: i % 17 === 0 });
-      if (i % 5 === 0) records.keys.set(rel, `key ${i}`);
-      if (i % 3 === 0) records.dirs.set(`d/${i}`, i);
-      if (i % 11 === 0) records.files.delete(rel);
-    }
+    const records = filled(7, false);
     records.made.add('d/3');
     const copy = records.clone();
     const sorted = (xs: Iterable<[string, unknown]>) => [...xs].sort(([a], [b]) => (a < b ? -1 : 1));
