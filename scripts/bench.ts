@@ -48,6 +48,8 @@ interface ChildResult {
   matrices: number;
   /** CPU seconds of each step of build() (BuildReport.cpu). */
   steps?: { plan: number; site: number; mirror: number };
+  /** Microseconds of kernel time a new file cost right before the build (fileCost). */
+  probe?: number;
 }
 
 /** Flushes what earlier steps left in the page cache (a deleted site, the
@@ -55,11 +57,30 @@ interface ChildResult {
  *  on this machine the same write takes 6 s or 48 s depending on it. */
 const settle = () => execFileSync('sync');
 
+/**
+ * What a new file costs the kernel on the scratch disk right now: 2,000 files of 600 bytes made in a new
+ * folder (kept until the bench ends: deleting them would slow what follows), in microseconds of this
+ * process's system time a file. On this ext4 without a journal a file made within minutes of a large
+ * deletion costs several times more (the kernel skips the recently freed inodes one by one): 45 us quiet,
+ * 160 us after one, here. Printed before each full build, so that its kernel time can be read against it.
+ */
+let probes = 0;
+function fileCost(scratch: string): number {
+  const dir = path.join(scratch, 'probe', String(probes++));
+  mkdirSync(dir, { recursive: true });
+  const bytes = Buffer.alloc(600, 'a');
+  const before = process.resourceUsage().systemCPUTime;
+  for (let i = 0; i < 2000; i++) writeFileSync(path.join(dir, `f${i}`), bytes);
+  return (process.resourceUsage().systemCPUTime - before) / 2000;
+}
+
 /** One build's figures for the progress log (a bench cut short still leaves them). */
-const brief = (r: ChildResult) => `${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s${r.sys !== undefined ? ` (${r.sys.toFixed(1)} s of it the kernel's)` : ''}${r.steps ? ` (plan ${r.steps.plan.toFixed(1)}, site ${r.steps.site.toFixed(1)}, mirror ${r.steps.mirror.toFixed(1)})` : ''}, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${r.written} written`;
+const brief = (r: ChildResult) => `${r.probe !== undefined ? `(a new file ${r.probe.toFixed(0)} us of kernel time before it) ` : ''}${r.seconds.toFixed(1)} s, CPU ${r.cpu.toFixed(1)} s${r.sys !== undefined ? ` (${r.sys.toFixed(1)} s of it the kernel's)` : ''}${r.steps ? ` (plan ${r.steps.plan.toFixed(1)}, site ${r.steps.site.toFixed(1)}, mirror ${r.steps.mirror.toFixed(1)})` : ''}, peak RSS ${r.maxRssMb.toFixed(0)} MB, ${r.written} written`;
 
 function runBuild(data: string[], out: string): ChildResult {
   settle();
+  // A full build into a new folder: what a new file costs the kernel now.
+  const probe = existsSync(out) ? undefined : fileCost(path.dirname(out));
   const started = performance.now();
   // As `npm run build` starts it: from the generator's bundle, without tsx (scripts/build-child.mjs).
   const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts/build-child.mjs'), out, ...data], {
@@ -70,7 +91,7 @@ function runBuild(data: string[], out: string): ChildResult {
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
   const { report, cpu, sys, maxRssMb } = JSON.parse(r.stdout.trim().split('\n').pop()!);
-  return { inside: report.seconds, cpu, sys, maxRssMb, files: report.files, bytes: report.bytes, written: report.written, matrices: report.matrices, steps: report.cpu, seconds };
+  return { inside: report.seconds, cpu, sys, maxRssMb, files: report.files, bytes: report.bytes, written: report.written, matrices: report.matrices, steps: report.cpu, seconds, probe };
 }
 
 function floor(site: string, scratch: string): number {
@@ -205,11 +226,14 @@ function measureSite(data: string[], scratch: string, o: Options): SiteFigures {
   return f;
 }
 
+/** User CPU a file written, in ms (the whole build without the kernel's share). */
+const userPerFile = (r: ChildResult) => (1000 * (r.cpu - (r.sys ?? 0))) / r.written;
+
 /** Median CPU seconds of each step of build(), plan/site/mirror. */
 const steps = (runs: ChildResult[]): string => (['plan', 'site', 'mirror'] as const).map((k) => median(runs.map((r) => r.steps?.[k] ?? 0)).toFixed(1)).join('/');
 
 function fullLine(label: string, runs: ChildResult[]): string {
-  return `${label} wall ${fmt(runs.map((r) => r.seconds), 1, ' s')}  CPU ${fmt(runs.map((r) => r.cpu), 1, ' s')}  peak RSS ${fmt(runs.map((r) => r.maxRssMb), 0, ' MB')}  ${fmt(runs.map((r) => r.files / r.seconds), 0)} files/s`;
+  return `${label} wall ${fmt(runs.map((r) => r.seconds), 1, ' s')}  CPU ${fmt(runs.map((r) => r.cpu), 1, ' s')}  peak RSS ${fmt(runs.map((r) => r.maxRssMb), 0, ' MB')}  ${fmt(runs.map((r) => r.files / r.seconds), 0)} files/s${runs.some((r) => r.probe !== undefined) ? `  (a new file ${fmt(runs.filter((r) => r.probe !== undefined).map((r) => r.probe!), 0, ' us')} of kernel time before)` : ''}`;
 }
 
 function siteReport(f: SiteFigures, releases: string): string[] {
@@ -234,9 +258,11 @@ function siteReport(f: SiteFigures, releases: string): string[] {
     const cpuRatio = f.drf.map((d, i) => drfCpu[i] / perFile[i]);
     const siteRatio = f.drf.map((d, i) => drfCpu[i] / sitePerFile[i]);
     const wallRatio = f.drf.map((d, i) => drfWall[i] / wallPerFile[i]);
+    const userRatio = f.drf.map((d, i) => drfCpu[i] / userPerFile(f.full[i]));
     lines.push(
       `  DRF stand-in   ${thousands(f.drf[0].requests)} list responses  CPU ${fmt(drfCpu, 2, ' ms')}  wall ${fmt(drfWall, 2, ' ms')} a response  (render_all.py: the rendering loop's CPU, Django loaded, over the responses)`,
       `  build vs DRF   ${fmt(cpuRatio, 0, '×')} less CPU a file than DRF a response (the whole build; ${fmt(siteRatio, 0, '×')} for the site's files alone); ${fmt(wallRatio, 0, '×')} less wall time`,
+      `  user CPU       ${fmt(userRatio, 0, '×')} less user CPU a file (the whole build) than DRF's CPU a response; the kernel's share, creating the files, depends on the disk (a new file ${fmt(f.full.filter((r) => r.probe !== undefined).map((r) => r.probe!), 0, ' us')} of kernel time before each build)`,
     );
   }
   lines.push(
@@ -268,6 +294,10 @@ function issueTable(f: SiteFigures | null, scale: { one: ChildResult[]; big: Chi
     const vs = (mine: number[]) => (f.drf.length > 0 ? `: **${fmt(f.drf.map((d, i) => (1000 * d.cpu) / d.requests / mine[i]), 0, '×')} less than DRF a response**` : '');
     rows.push(['CPU a file, the whole build (workers, starting Node, mirror archives)', `${fmt(perFile, 3, ' ms')}${vs(perFile)}`]);
     rows.push(['CPU a file, the site\'s files alone (plan, render, write)', `${fmt(sitePerFile, 3, ' ms')}${vs(sitePerFile)}`]);
+    if (f.drf.length > 0 && f.full[0].sys !== undefined) {
+      const probe = f.full.filter((r) => r.probe !== undefined).map((r) => r.probe!);
+      rows.push(['user CPU a file, the whole build (without the kernel\'s share)', `${fmt(f.full.map(userPerFile), 3, ' ms')}${vs(f.full.map(userPerFile))}; a new file cost the kernel ${fmt(probe, 0, ' us')} right before each build`]);
+    }
     if (f.drf.length > 0) {
       const wallPerFile = f.full.map((r) => (1000 * r.seconds) / r.written);
       rows.push(['wall a file against DRF\'s wall a response', `${fmt(f.drf.map((d, i) => (1000 * d.wall) / d.requests / wallPerFile[i]), 0, '×')}`]);
