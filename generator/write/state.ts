@@ -126,21 +126,11 @@ function columnsState(state: BuildState): Buffer[] {
 
 /** The state in columns (columnsState), or null when it is not one whole: another header, cut short, counts that do not match, records that do not (SiteRecords.fromColumns). */
 function parseColumnsState(bytes: Buffer): BuildState | null {
-  const head = Buffer.from(`${COLUMNS_HEADER}\n`);
-  if (!bytes.subarray(0, head.length).equals(head)) return null;
-  const metaEnd = bytes.indexOf(10, head.length);
-  if (metaEnd < 0) return null;
-  let meta: ColumnsMeta;
-  try {
-    meta = JSON.parse(bytes.toString('utf8', head.length, metaEnd)) as ColumnsMeta;
-  } catch {
-    return null;
-  }
-  const { sections, counts } = meta;
-  if (meta.littleEndian !== LITTLE_ENDIAN || !Array.isArray(sections) || sections.length !== COLUMN_SECTIONS || !Array.isArray(counts) || counts.length !== 5) return null;
-  let at = metaEnd + 1;
-  if (at + sections.reduce((a, b) => a + b, 0) + END.length !== bytes.length || bytes.toString('latin1', bytes.length - END.length) !== END) return null;
-  const parts = sections.map((length) => bytes.subarray(at, (at += length)));
+  const framed = sectionsOf<ColumnsMeta>(bytes, COLUMNS_HEADER, COLUMN_SECTIONS);
+  if (framed === null) return null;
+  const { meta, parts } = framed;
+  const { counts } = meta;
+  if (!Array.isArray(counts) || counts.length !== 5) return null;
   const [slots, folders, names, keys, dirs] = counts;
   const lines = (b: Buffer, n: number): string[] | null => {
     // An empty block is no line, or one empty line (the root folder "" alone).
@@ -184,6 +174,29 @@ interface BinaryMeta {
 const END = 'end\n';
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/**
+ * A binary state's parts (columnsState, binaryState): its header line, a JSON line (this machine's byte order,
+ * each section's length), the sections, "end". Null when it is not one whole: another header, meta that does
+ * not parse, another byte order or number of sections, lengths that do not add up to the file.
+ */
+function sectionsOf<M extends { littleEndian: boolean; sections: number[] }>(bytes: Buffer, header: string, count: number): { meta: M; parts: Buffer[] } | null {
+  const head = Buffer.from(`${header}\n`);
+  if (!bytes.subarray(0, head.length).equals(head)) return null;
+  const metaEnd = bytes.indexOf(10, head.length);
+  if (metaEnd < 0) return null;
+  let meta: M;
+  try {
+    meta = JSON.parse(bytes.toString('utf8', head.length, metaEnd)) as M;
+  } catch {
+    return null;
+  }
+  const { sections } = meta;
+  if (meta.littleEndian !== LITTLE_ENDIAN || !Array.isArray(sections) || sections.length !== count) return null;
+  let at = metaEnd + 1;
+  if (at + sections.reduce((a, b) => a + b, 0) + END.length !== bytes.length || bytes.toString('latin1', bytes.length - END.length) !== END) return null;
+  return { meta, parts: sections.map((length) => bytes.subarray(at, (at += length))) };
+}
+
 /** The binary state's bytes as builds before the columns wrote them (the tests' folders of such a build). */
 export function binaryState(state: BuildState): Buffer[] {
   const files = state.files.columns();
@@ -205,21 +218,9 @@ export function binaryState(state: BuildState): Buffer[] {
 
 /** The binary state (binaryState), or null when it is not one whole: another header, cut short, counts that do not match. */
 function parseBinaryState(bytes: Buffer): BuildState | null {
-  const head = Buffer.from(`${BINARY_HEADER}\n`);
-  if (!bytes.subarray(0, head.length).equals(head)) return null;
-  const metaEnd = bytes.indexOf(10, head.length);
-  if (metaEnd < 0) return null;
-  let meta: BinaryMeta;
-  try {
-    meta = JSON.parse(bytes.toString('utf8', head.length, metaEnd)) as BinaryMeta;
-  } catch {
-    return null;
-  }
-  const { sections } = meta;
-  if (meta.littleEndian !== LITTLE_ENDIAN || !Array.isArray(sections) || sections.length !== 8) return null;
-  let at = metaEnd + 1;
-  if (at + sections.reduce((a, b) => a + b, 0) + END.length !== bytes.length || bytes.toString('latin1', bytes.length - END.length) !== END) return null;
-  const parts = sections.map((length) => bytes.subarray(at, (at += length)));
+  const framed = sectionsOf<BinaryMeta>(bytes, BINARY_HEADER, 8);
+  if (framed === null) return null;
+  const { meta, parts } = framed;
   const lines = (b: Buffer, n: number): string[] | null => {
     const xs = n === 0 ? [] : b.toString('utf8').split('\n');
     return xs.length === n ? xs : null;
