@@ -15,7 +15,7 @@
 // --cpu-prof each rebuild writes a V8 CPU profile into scratch/profiles; with
 // --timeline each prints the wall-clock marks of its steps (pipeline/timeline.ts).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -121,12 +121,20 @@ async function main(): Promise<void> {
     await measure(scratch, release, data, values, keep);
   } finally {
     for (const [file, bytes] of saved) writeFileSync(file, bytes);
-    const aside = readdirSync(scratch).filter((n) => n.endsWith('.jaspar.aside'));
+    const aside = (existsSync(scratch) ? readdirSync(scratch) : []).filter((n) => n.endsWith('.jaspar.aside'));
     for (const name of aside) renameSync(path.join(scratch, name), path.join(release, 'matrices', name.replace(/\.aside$/, '')));
   }
 }
 
 async function measure(scratch: string, release: string, data: string[], values: { runs: string; only: string; 'cpu-prof': boolean; timeline: boolean }, keep: (file: string) => void): Promise<void> {
+  const only = values.only.split(',');
+  const names = ['noop', 'count', 'annotation', 'remove', 'add'];
+  const unknown = only.filter((n) => !names.includes(n));
+  if (unknown.length) throw new Error(`--only ${values.only}: no edit named ${unknown.join(', ')} (fix: choose among ${names.join(', ')})`);
+  // add puts back the matrix remove took out: alone it has nothing to put back.
+  if (only.includes('add') && !(only.includes('remove') && only.indexOf('remove') < only.indexOf('add'))) {
+    throw new Error(`--only ${values.only}: add puts back the matrix remove took out (fix: --only remove,add)`);
+  }
   mkdirSync(scratch, { recursive: true });
   const site = path.join(scratch, 'site');
   const prof = values['cpu-prof'] ? path.join(scratch, 'profiles') : null;
@@ -136,7 +144,6 @@ async function measure(scratch: string, release: string, data: string[], values:
   const edit = edits(release, scratch, keep);
   const results = new Map<string, Result[]>();
   const runs = Number(values.runs);
-  const only = values.only.split(',');
   const brief = (r: Result) => `${r.wall.toFixed(2)} s wall (${r.inside.toFixed(2)} in build), CPU ${r.cpu.toFixed(2)} s ${JSON.stringify(r.steps ?? {})}, ${r.written} written, ${r.removed} removed, ${r.rendered} rendered of ${r.rendered + r.reused}, members ${JSON.stringify(r.members)}, RSS ${r.maxRssMb.toFixed(0)} MB`;
   for (let i = 0; i < runs; i++) {
     for (const name of only) {
