@@ -1,7 +1,7 @@
 // A record's digest (dataset/digest.ts) tells apart every change a format may print: the counts are hashed as
 // numbers (their 64 bits), not printed, so each case here is one JSON would have told apart, or one it would not.
 import { describe, expect, it } from 'vitest';
-import { matrixDigest, pfmDigest } from '../../generator/dataset/digest.ts';
+import { hash128, matrixDigest, pfmDigest } from '../../generator/dataset/digest.ts';
 import type { Matrix, Pfm } from '../../generator/dataset/types.ts';
 import { matrix } from '../support/release.ts';
 
@@ -36,5 +36,18 @@ describe('record digests', () => {
     expect(pfmDigest(renamed.pfm)).toBe(pfmDigest(m.pfm));
     expect(matrixDigest(renamed)).not.toBe(matrixDigest(m));
     expect(matrixDigest({ ...m, row: m.row + 1 })).toBe(matrixDigest(m));
+  });
+});
+
+// Values pinned as the lanes' toString(16) printed them, before the digits came from a table: a lane below
+// 0x10000000 keeps its leading zeros, each lane in its order.
+describe('hash128', () => {
+  it.each([
+    ['', '641d7a89db6e264ec566ddcaea573dc8'],
+    ['abc', '4f75f29d15bc12978fe59ea7a7c7770b'],
+    ['MA0004.1\tArnt', '95c3b540b60a6a14eafa6f84727ad0ef'],
+    ['é€😀', 'cb8428644f8d79f8499b7df80912cfce'],
+  ])('of %j is %s', (text, hash) => {
+    expect(hash128(text)).toBe(hash);
   });
 });
