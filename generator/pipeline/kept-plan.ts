@@ -11,8 +11,8 @@
 // release description, the generator's sources or options changed, a file of the folder altered by hand)
 // plans every task, as a build without a kept plan does.
 //
-// A rebuild whose records all have the previous build's shape (recordShape: everything a record holds but
-// its counts and its sites' text; the same ids in each release, in the same order and rows) has the
+// A rebuild whose records all have the previous build's shape (recordShape: the fields that decide tasks,
+// not counts, sites' text or annotations; the same ids in each release, in the same order and rows) has the
 // previous build's tasks, shapes and all, as long as the parts, the salt and the build's profile are the
 // previous build's: a task's signature is made of nothing else. Such a rebuild takes the previous build's
 // signatures as its own and asks each task only whether it shows a changed record: computing and hashing
@@ -40,16 +40,17 @@ export interface KeptPlanData {
 }
 
 /**
- * What a record is for the plan's tasks but its counts, its sites' text and its row (compared apart, with
- * the ids: PlanShapes): every other field (ids, name, collection, taxonomy, annotations) and whether it has
- * sites. Wider than what decides views and pages (an annotation edit that moves nothing is taken as a change
- * of shape, and the tasks' own shapes are compared as before): a field left out here that did decide a task
- * would carry a stale file. A record whose digest is unchanged has its shape unchanged (the digest covers
- * every field but the row).
+ * What a record is for the plan's tasks: the fields the planners read to decide which tasks there are, where
+ * they lie and what they show by id (plan/views.ts: the views' filter values, the latest versions, the list
+ * order by name; plan/resources.ts and endpoints.ts: the base ids' versions, the filter values' index pages,
+ * the sites' files; the logos: the ids), but the row, compared apart with the ids (PlanShapes). Counts,
+ * sites' text and annotations (tf_family, data_type, species names...) only change what a task prints: its
+ * key, through the record's digest. A field that decides a task left out here would carry a stale file
+ * (test/pipeline/kept-plan.test.ts compares the shortcut's plan with every signature compared).
  */
 export function recordShape(m: Matrix): string {
-  const { pfm: _pfm, sites, row: _row, ...rest } = m;
-  return hash128(`${JSON.stringify(rest)}\0${sites === null ? 'no sites' : 'sites'}`);
+  const taxIds = m.species.map((s) => s.taxId ?? '').join(',');
+  return hash128(`${m.matrixId}\0${m.baseId}\0${m.version}\0${m.collection}\0${m.name}\0${m.taxGroup}\0${taxIds}\0${m.sites === null ? 'no sites' : 'sites'}`);
 }
 
 /** The parts as their tasks are rendered (schedule.ts renderedPart: the notes on the other releases and the folder older

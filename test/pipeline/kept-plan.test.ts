@@ -61,13 +61,41 @@ describe('the kept plan when every record keeps its shape', () => {
     expect(plan(quick.keep).tasks).toEqual(quick.tasks);
   });
 
-  it('is not taken when an annotation changes, a record moves in matrices.csv, the profile differs, or the kept data has no shapes', () => {
+  it.each([
+    ['tf_family', 7],
+    ['data_type', 8],
+    ['species (a name)', 9],
+    ['comment', 14],
+  ])('is taken when an annotation that decides no task changes (%s), and plans what comparing every signature plans', (_what, column) => {
     const first = plan(null);
-    cell('MA0074.1', 7, (v) => `${v} (edited)`);
+    cell('MA0074.1', column, (v) => `${v}x`);
+    expect(same(first.keep)).toBe(true);
+    const quick = plan(first.keep);
+    const compared = plan(withoutShapes(first.keep));
+    expect(quick.carry).toBe(true);
+    expect(quick.tasks).toEqual(compared.tasks);
+    expect(quick.keep.tasks).toEqual(compared.keep.tasks);
+  });
+
+  it.each([
+    ['collection', 3],
+    ['tax_group', 5],
+    ['tax_ids', 10],
+  ])('is not taken when a field that decides tasks changes (%s)', (_what, column) => {
+    const first = plan(null);
+    cell('MA0074.1', column, (v) => (column === 10 ? '10090' : `${v}x`));
     expect(same(first.keep)).toBe(false);
-    // Still kept (the tasks' shapes are compared one by one): tf_family moves nothing.
-    expect(plan(first.keep).carry).toBe(true);
-    cell('MA0074.1', 7, (v) => v.replace(/ \(edited\)$/, ''));
+  });
+
+  it('is not taken when a name changes (the list order), a record moves in matrices.csv, the profile differs, or the kept data has no shapes', () => {
+    const first = plan(null);
+    const jaspar = path.join(data, 'matrices', 'MA0074.1.jaspar');
+    const header = readFileSync(jaspar, 'utf8');
+    cell('MA0074.1', 4, (v) => `${v}x`);
+    writeFileSync(jaspar, header.replace('RXRA::VDR', 'RXRA::VDRx'));
+    expect(same(first.keep)).toBe(false);
+    cell('MA0074.1', 4, (v) => v.slice(0, -1));
+    writeFileSync(jaspar, header);
     expect(same(first.keep)).toBe(true);
     expect(same(first.keep, 'compact')).toBe(false);
     expect(same(withoutShapes(first.keep))).toBe(false);
