@@ -94,7 +94,8 @@ export class PlanShapes implements TaskFilter {
 
   constructor(private readonly kept: KeptPlanData | null, releases: readonly Release[], profile: string) {
     const before = new Map((kept?.digests ?? []).map((entry) => [entry[0], entry]));
-    let same = kept !== null && kept.profile === profile && before.size === releases.length;
+    // No signatures kept (toKeep: the parts changed, or a plan without tasks): computed again.
+    let same = kept !== null && kept.tasks.length > 0 && kept.profile === profile && before.size === releases.length;
     this.shapes = releases.map((release) => {
       const was = before.get(release.info.year);
       // Index by id only when the ids are not the previous build's, in order (a record added, removed or moved).
@@ -152,8 +153,12 @@ export class PlanShapes implements TaskFilter {
 
   /** What this build keeps for the next (its fingerprint, key salt, parts and content paths; every release's digests and shapes). */
   toKeep(fingerprint: string, salt: string, parts: readonly PlanPart[], contents: readonly string[], releases: readonly Release[], profile: string): KeptPlanData {
+    const printed = partsText(parts);
+    // The previous build's signatures are this one's only with its parts (a task's signature holds its part's
+    // layout and release); with other parts none were computed: none kept, and the next build plans every task.
+    const tasks = !this.sameRecords ? this.signatures : this.kept!.parts === printed ? this.kept!.tasks : [];
     return {
-      fingerprint, salt, parts: partsText(parts), tasks: this.sameRecords ? this.kept!.tasks : this.signatures, contents: [...contents], profile,
+      fingerprint, salt, parts: printed, tasks, contents: [...contents], profile,
       digests: releases.map((r, k) => [r.info.year, r.matrices.map((m) => m.matrixId), r.matrices.map(matrixDigest), r.matrices.map((m) => m.row), this.shapes[k]]),
     };
   }

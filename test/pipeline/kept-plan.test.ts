@@ -106,6 +106,22 @@ describe('the kept plan when every record keeps its shape', () => {
     expect(same(first.keep)).toBe(false);
   });
 
+  it('keeps no signatures when the parts changed (none were computed): the next build plans every task, then keeps them', () => {
+    const first = plan(null);
+    const otherParts = { ...first.keep, parts: first.keep.parts.replace('JASPAR', 'JASPAR (another description)') };
+    expect(otherParts.parts).not.toBe(first.keep.parts);
+    expect(same(otherParts)).toBe(true);
+    const second = plan(otherParts);
+    expect(second.carry).toBe(false);
+    expect(second.keep.tasks).toEqual([]);
+    addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), 1);
+    const third = plan(second.keep);
+    expect(third.carry).toBe(false);
+    expect(third.keep.tasks).toEqual(first.keep.tasks);
+    addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), -1);
+    expect(plan(third.keep).carry).toBe(true);
+  });
+
   it('is not taken when a record moves between views, and then plans every task', () => {
     const first = plan(null);
     cell('MA0074.1', 5, (v) => (v === 'insects' ? 'plants' : 'insects'));
