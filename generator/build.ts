@@ -241,7 +241,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const layout = layoutOf(main.release);
   const plan = new OutputPlan(main.release.info, layout);
   // A rebuild leaves out the tasks whose files the previous build left as they would be now (pipeline/kept-plan.ts).
-  const shapes = previous?.kept ? new PlanShapes(previous.kept.data, inputs.map((r) => r.release)) : null;
+  const shapes = previous?.kept ? new PlanShapes(previous.kept.data, inputs.map((r) => r.release), options.profile ?? 'full') : null;
   plan.filter = shapes;
   const others = inputs.filter((r) => r !== main);
   // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
@@ -307,8 +307,8 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const carry = shapes !== null && shapes.carries(plan.parts, contents, plan.leftOutCount);
   if (!carry) plan.planLeftOut();
   plan.filter = null;
-  const keepPlan = shapes?.toKeep(previous!.kept!.fingerprint, previous!.salt, plan.parts, contents, inputs.map((r) => r.release));
-  mark(`plan: ${carry ? `${plan.tasks.length} tasks planned, the previous build's files kept for the rest` : 'every task planned'}`);
+  const keepPlan = shapes?.toKeep(previous!.kept!.fingerprint, previous!.salt, plan.parts, contents, inputs.map((r) => r.release), options.profile ?? 'full');
+  mark(`plan: ${carry ? `${plan.tasks.length} tasks planned, the previous build's files kept for the rest${shapes!.sameRecords ? ' (every record of the previous build\'s shape)' : ''}` : 'every task planned'}`);
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
   return {

@@ -239,7 +239,7 @@ function renderedPart(part: PlanPart): PlanPart {
 function taskKey(task: Task, paths: readonly string[], salt: string, salts: readonly string[], resolve: () => WireTask): string {
   const head = `${paths.join('\n')}\0`;
   // A logo is drawn from its counts alone, whatever the release says.
-  if (task.kind === 'logo') return sha1(`${head}${salt}\0logo ${pfmDigest(task.matrix)}`);
+  if (task.kind === 'logo') return sha1(`${head}${salt}\0logo ${pfmDigest(task.matrix.pfm)}`);
   const own = task.planned.key;
   if (own !== undefined) return sha1(`${head}${salts[task.part]}\0${task.formats.join(',')} ${own}`);
   const wire = resolve();

@@ -256,6 +256,24 @@ describe('kept entries', () => {
     expect([...readKept(out, 'bulk-records', 'sources-2').keys()]).toEqual([...keys.slice(0, 10), 'made\0other']);
   });
 
+  it('spools what a rebuild used only when it writes the file whole, as when the append fails', () => {
+    const out = outDir();
+    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
+    temps.push(spools);
+    const before = entries();
+    saveKept(out, 'bulk-records', 'sources-1', before);
+    const kept = new KeptEntries<unknown>(readKept(out, 'bulk-records', 'sources-1'), new KeptSpool('sources-1', spools));
+    for (const key of before.keys()) kept.get(key);
+    kept.set('made\0a', 'text a');
+    const spool = kept.toKeep()!;
+    const append = kept.appendable();
+    expect(append?.added.size).toBe(1);
+    // The file read is gone before the save (another build's, say): nothing to append to.
+    rmSync(keptPath(out).replace('parsed-files', 'bulk-records'));
+    saveKept(out, 'bulk-records', 'sources-1', spool, append);
+    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...before, ['made\0a', 'text a']]);
+  });
+
   it('counts what it drops in bytes: one large entry unused is a file written whole', () => {
     const out = outDir();
     const small = Array.from({ length: 200 }, (_, i) => [`small\0${i}`, `text ${i}`] as const);

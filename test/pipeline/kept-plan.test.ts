@@ -1,0 +1,133 @@
+// The kept plan's shortcut (pipeline/kept-plan.ts PlanShapes.sameRecords): a rebuild whose records all have
+// the previous build's shape takes the previous build's task signatures without computing its own. Each case
+// plans a small release twice, as a rebuild does (planSite with the first plan's kept data), and checks
+// that the shortcut is taken only when no record's shape changed, and that it plans exactly what the
+// signatures compared one by one plan: the same tasks, the same signatures kept for the next build.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { planSite, readReleases, type BuildOptions } from '../../generator/build.ts';
+import { PlanShapes, type KeptPlanData } from '../../generator/pipeline/kept-plan.ts';
+import { addToFirstCount, makeRelease } from '../support/fixtures.ts';
+
+const SALT = 'salt';
+
+describe('the kept plan when every record keeps its shape', () => {
+  let data: string;
+  let options: BuildOptions;
+  beforeEach(() => {
+    data = makeRelease();
+    options = { dataDir: data, outDir: '/nonexistent-out', baseUrl: 'http://localhost:8080' };
+  });
+  afterEach(() => rmSync(data, { recursive: true, force: true }));
+
+  /** A plan with the kept data of a previous one (null: the first build of a folder); what it keeps and plans. */
+  const plan = (kept: KeptPlanData | null, profile?: BuildOptions['profile']) => {
+    const planned = planSite({ ...options, profile }, { state: null, salt: SALT, kept: { data: kept, fingerprint: 'fingerprint' } });
+    return { keep: planned.keepPlan!, carry: planned.carry === true, tasks: planned.plan.tasks.map((t) => t!.paths.join(' ')) };
+  };
+  /** Whether a rebuild with this kept data takes the shortcut. */
+  const same = (kept: KeptPlanData, profile = 'full') => new PlanShapes(kept, readReleases(options).map((r) => r.release), profile).sameRecords;
+  /** The kept data without the records' rows and shapes: every signature is computed and compared. */
+  const withoutShapes = (kept: KeptPlanData): KeptPlanData => ({ ...kept, digests: kept.digests.map(([year, ids, digests]) => [year, ids, digests, [], []]) });
+  const csv = () => path.join(data, 'matrices.csv');
+  const cell = (id: string, column: number, value: (old: string) => string) => {
+    const lines = readFileSync(csv(), 'utf8').split('\n');
+    const i = lines.findIndex((l) => l.startsWith(`${id},`));
+    const cells = lines[i].split(',');
+    cells[column] = value(cells[column]);
+    lines[i] = cells.join(',');
+    writeFileSync(csv(), lines.join('\n'));
+  };
+
+  it('is taken when a count changes, and plans what comparing every signature plans', () => {
+    const first = plan(null);
+    expect(first.carry).toBe(false);
+    expect(same(first.keep)).toBe(true);
+    addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), 1);
+    expect(same(first.keep)).toBe(true);
+    expect(same(withoutShapes(first.keep))).toBe(false);
+    const quick = plan(first.keep);
+    const compared = plan(withoutShapes(first.keep));
+    expect(quick.carry).toBe(true);
+    expect(compared.carry).toBe(true);
+    expect(quick.tasks).toEqual(compared.tasks);
+    expect(quick.tasks.length).toBeGreaterThan(0);
+    expect(quick.keep.tasks).toEqual(compared.keep.tasks);
+    expect(quick.keep.digests).toEqual(compared.keep.digests);
+    // The next build compares with this one: the count changed back is a change again.
+    addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), -1);
+    expect(same(quick.keep)).toBe(true);
+    expect(plan(quick.keep).tasks).toEqual(quick.tasks);
+  });
+
+  it.each([
+    ['tf_family', 7],
+    ['data_type', 8],
+    ['species (a name)', 9],
+    ['comment', 14],
+  ])('is taken when an annotation that decides no task changes (%s), and plans what comparing every signature plans', (_what, column) => {
+    const first = plan(null);
+    cell('MA0074.1', column, (v) => `${v}x`);
+    expect(same(first.keep)).toBe(true);
+    const quick = plan(first.keep);
+    const compared = plan(withoutShapes(first.keep));
+    expect(quick.carry).toBe(true);
+    expect(quick.tasks).toEqual(compared.tasks);
+    expect(quick.keep.tasks).toEqual(compared.keep.tasks);
+  });
+
+  it.each([
+    ['collection', 3],
+    ['tax_group', 5],
+    ['tax_ids', 10],
+  ])('is not taken when a field that decides tasks changes (%s)', (_what, column) => {
+    const first = plan(null);
+    cell('MA0074.1', column, (v) => (column === 10 ? '10090' : `${v}x`));
+    expect(same(first.keep)).toBe(false);
+  });
+
+  it('is not taken when a name changes (the list order), a record moves in matrices.csv, the profile differs, or the kept data has no shapes', () => {
+    const first = plan(null);
+    const jaspar = path.join(data, 'matrices', 'MA0074.1.jaspar');
+    const header = readFileSync(jaspar, 'utf8');
+    cell('MA0074.1', 4, (v) => `${v}x`);
+    writeFileSync(jaspar, header.replace('RXRA::VDR', 'RXRA::VDRx'));
+    expect(same(first.keep)).toBe(false);
+    cell('MA0074.1', 4, (v) => v.slice(0, -1));
+    writeFileSync(jaspar, header);
+    expect(same(first.keep)).toBe(true);
+    expect(same(first.keep, 'compact')).toBe(false);
+    expect(same(withoutShapes(first.keep))).toBe(false);
+    // Two rows swapped: the same records, in another order (the list order's tie-breaker).
+    const lines = readFileSync(csv(), 'utf8').split('\n');
+    [lines[1], lines[2]] = [lines[2], lines[1]];
+    writeFileSync(csv(), lines.join('\n'));
+    expect(same(first.keep)).toBe(false);
+  });
+
+  it('keeps no signatures when the parts changed (none were computed): the next build plans every task, then keeps them', () => {
+    const first = plan(null);
+    const otherParts = { ...first.keep, parts: first.keep.parts.replace('JASPAR', 'JASPAR (another description)') };
+    expect(otherParts.parts).not.toBe(first.keep.parts);
+    expect(same(otherParts)).toBe(true);
+    const second = plan(otherParts);
+    expect(second.carry).toBe(false);
+    expect(second.keep.tasks).toEqual([]);
+    addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), 1);
+    const third = plan(second.keep);
+    expect(third.carry).toBe(false);
+    expect(third.keep.tasks).toEqual(first.keep.tasks);
+    addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), -1);
+    expect(plan(third.keep).carry).toBe(true);
+  });
+
+  it('is not taken when a record moves between views, and then plans every task', () => {
+    const first = plan(null);
+    cell('MA0074.1', 5, (v) => (v === 'insects' ? 'plants' : 'insects'));
+    expect(same(first.keep)).toBe(false);
+    const moved = plan(first.keep);
+    expect(moved.carry).toBe(false);
+    expect(moved.tasks.length).toBe(first.tasks.length);
+  });
+});
