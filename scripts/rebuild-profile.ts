@@ -26,6 +26,9 @@ interface Result {
   wall: number;
   inside: number;
   cpu: number;
+  /** The process's system CPU, and the main thread's own user and system CPU (build-child.mjs; null off Linux). */
+  sys: number;
+  main: { user: number; sys: number } | null;
   maxRssMb: number;
   written: number;
   removed: number;
@@ -44,9 +47,9 @@ function runBuild(out: string, data: string[], prof: string | null, timeline = f
   const wall = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build failed:\n${r.stderr}`);
   if (timeline) process.stderr.write(r.stderr.split('\n').filter((l) => l.startsWith('timeline')).map((l) => `  ${l}\n`).join(''));
-  const { report, cpu, maxRssMb } = JSON.parse(r.stdout.trim().split('\n').pop()!);
+  const { report, cpu, sys, main, maxRssMb } = JSON.parse(r.stdout.trim().split('\n').pop()!);
   return {
-    wall, inside: report.seconds, cpu, maxRssMb, written: report.written, removed: report.removed, rendered: report.tasks.rendered, reused: report.tasks.reused,
+    wall, inside: report.seconds, cpu, sys, main, maxRssMb, written: report.written, removed: report.removed, rendered: report.tasks.rendered, reused: report.tasks.reused,
     upToDate: report.upToDate, steps: report.cpu, members: report.archiveMembers,
   };
 }
@@ -144,7 +147,7 @@ async function measure(scratch: string, release: string, data: string[], values:
   const edit = edits(release, scratch, keep);
   const results = new Map<string, Result[]>();
   const runs = Number(values.runs);
-  const brief = (r: Result) => `${r.wall.toFixed(2)} s wall (${r.inside.toFixed(2)} in build), CPU ${r.cpu.toFixed(2)} s ${JSON.stringify(r.steps ?? {})}, ${r.written} written, ${r.removed} removed, ${r.rendered} rendered of ${r.rendered + r.reused}, members ${JSON.stringify(r.members)}, RSS ${r.maxRssMb.toFixed(0)} MB`;
+  const brief = (r: Result) => `${r.wall.toFixed(2)} s wall (${r.inside.toFixed(2)} in build), CPU ${r.cpu.toFixed(2)} s (sys ${r.sys.toFixed(2)}; main thread ${r.main ? `user ${r.main.user.toFixed(2)} sys ${r.main.sys.toFixed(2)}` : '?'}) ${JSON.stringify(r.steps ?? {})}, ${r.written} written, ${r.removed} removed, ${r.rendered} rendered of ${r.rendered + r.reused}, members ${JSON.stringify(r.members)}, RSS ${r.maxRssMb.toFixed(0)} MB`;
   for (let i = 0; i < runs; i++) {
     for (const name of only) {
       if (name !== 'noop') edit[name]();

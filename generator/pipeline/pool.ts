@@ -31,8 +31,16 @@ export interface BatchResult {
   error?: string;
 }
 
-/** Worker threads to use by default: one per core. */
-export const defaultWorkers = (): number => os.availableParallelism();
+/**
+ * Worker threads to use by default: one per core but the main thread's, which writes every file (about
+ * 19 s of a full build's 42 s of CPU here: files.ts, same-bytes.ts) while the workers render. With one
+ * per core on this 2-core machine, three threads shared two cores, and each worker rendered (and was
+ * sent, and held) every record its pages show: a record's texts are made once per worker (formats/
+ * records.ts). One worker instead: the full build 41.8 -> 37.6 s of CPU (render+write 23.2 -> 19.3 s),
+ * peak RSS 511 -> 380 MB, the same bytes; a rebuild after a matrix is removed or added, render+write
+ * 6.6-6.7 -> 5.1-5.5 s of CPU (shift24's measures, at load 9-20: wall not compared).
+ */
+export const defaultWorkers = (): number => Math.max(1, os.availableParallelism() - 1);
 
 // Neither inheriting the parent's execArgv nor `execArgv: ['--import', 'tsx']`
 // gets the loader into a worker on Node 20 ("Unknown file extension .ts"). A

@@ -20,7 +20,7 @@ import { HELD, MatrixRefs, encodeTask } from './wire.ts';
 export interface ScheduleOptions {
   /** Folded into every task key (generator sources, base URL, layout…). Without it no task is skipped by its key. */
   salt?: string;
-  /** Render worker threads; 0 renders on this thread. Default: one per core when the plan is large. */
+  /** Render worker threads; 0 renders on this thread. Default: pool.ts defaultWorkers (one per core but the main thread's) when the plan is large. */
   workers?: number;
   /** Workers started earlier; closed here. */
   pool?: RenderPool;

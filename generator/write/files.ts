@@ -3,7 +3,7 @@
 // main thread. Links are never followed: files are opened with O_NOFOLLOW and
 // looked at with lstat, and the writer refuses a folder holding links before
 // it writes (changes.ts outputProblems), so no folder on the way is a link.
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, rmSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, unlink as unlinkAsync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { LinkFunction, SameBytes } from './same-bytes.ts';
 
@@ -40,7 +40,7 @@ export interface Pieces {
  * is removed and made again, never written in place: its other names, in
  * the site or anywhere else, keep their bytes.
  */
-export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Folders, same: SameBytes | null = null): Written {
+export function writeIfChanged(root: string, rel: string, content: string | Buffer | Pieces, compare: boolean, ensured: Folders, same: SameBytes | null = null, later: LaterUnlinks | null = null): Written {
   // Joined by hand: rel is a path of the plan ("/"-separated, normalized), and path.join scanned every one
   // again to normalize it (0.5 s of the main thread's profile of a full build, at load).
   const file = `${root}/${rel}`;
@@ -65,7 +65,7 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
   const to = bytes !== null && same !== null ? same.find(bytes) : null;
   if (to !== null) {
     try {
-      linkOver(same!.link, to.file, file, st);
+      linkOver(same!.link, to.file, file, st, later);
       return { size: bytes!.length, ctimeMs: NaN, written: true, ino: to.ino, linked: true, left };
     } catch (error) {
       // Where no link can be made (EMLINK, EXDEV, EPERM…): a copy, which the caller keeps for the next files of these bytes.
@@ -82,27 +82,85 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
     fd = openSync(file, WRITE, 0o666);
   }
   try {
+    // Over the bytes there, from the start, then cut to the new length if it is shorter (WRITE).
+    let position = 0;
     const write = (chunk: Buffer) => {
       let offset = 0;
-      while (offset < chunk.length) offset += writeSync(fd, chunk, offset);
+      while (offset < chunk.length) {
+        const n = writeSync(fd, chunk, offset, chunk.length - offset, position);
+        offset += n;
+        position += n;
+      }
     };
     if (bytes !== null) write(bytes);
     else for (const chunk of chunks(content as Pieces)) write(chunk);
-    const st = fstatSync(fd);
+    let st = fstatSync(fd);
+    if (st.size > position) {
+      ftruncateSync(fd, position);
+      st = fstatSync(fd);
+    }
     return { size: st.size, ctimeMs: st.ctimeMs, written: true, ino: st.ino, linked: false, left };
   } finally {
     closeSync(fd);
   }
 }
 
-/** A hard link at file to existing, what was at file (st: a file or folder of a previous build) removed first. */
-function linkOver(link: LinkFunction, existing: string, file: string, st: Stats | undefined): void {
+/**
+ * A hard link at file to existing, what was at file (st: a file or folder of a previous build) removed
+ * first: a file (its last name: one with others was unlinked before) moved aside and unlinked later.
+ */
+function linkOver(link: LinkFunction, existing: string, file: string, st: Stats | undefined, later: LaterUnlinks | null): void {
   if (st?.isDirectory()) rmSync(file, { recursive: true, force: true });
+  else if (st && later) later.unlink(file);
   else if (st) unlinkSync(file);
   link(existing, file);
 }
 
-const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+/**
+ * Files unlinked off the writer's thread. Unlinking a file's last name frees its blocks, and on this disk
+ * (ext4 mounted with discard, no journal) the kernel discards them before unlink returns: 515-664 us of
+ * wall a file of 1.5 KB written out before, one after the other; 68-71 us a file when libuv's threads
+ * unlink them (fs.unlink) at once (shift24's measures, quiet). A rebuild after a matrix is added or
+ * removed makes about 3,000 pages whose records shifted links to another page of their new bytes, each
+ * freeing the file that was there (issue 22). The file is renamed aside in its folder first (a name no
+ * planned path has: its own, ".~unlinked-" and a number), which frees nothing; finish() unlinks
+ * here those not yet gone, before the writer reads the folders' mtimes and prunes. A build that dies
+ * leaves them in the folder: the next build, which trusts no state then, prunes what it does not plan.
+ */
+export class LaterUnlinks {
+  private readonly pending = new Set<string>();
+  private next = 0;
+
+  unlink(file: string): void {
+    const aside = `${file}.~unlinked-${this.next++}`;
+    renameSync(file, aside);
+    this.pending.add(aside);
+    // An error (none expected) leaves it to finish(), which says it.
+    unlinkAsync(aside, (error) => void (error === null && this.pending.delete(aside)));
+  }
+
+  /** Every file handed is gone (unlinked here when its unlink on another thread has not said it is done). */
+  finish(): void {
+    for (const aside of this.pending) {
+      try {
+        unlinkSync(aside);
+      } catch (error) {
+        // Unlinked meanwhile on the other thread.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    this.pending.clear();
+  }
+}
+
+/**
+ * A file is written over in place, not truncated on open (O_TRUNC): truncating frees the file's blocks,
+ * and on this disk (ext4 mounted with discard, no journal) each freed block is discarded at once, which
+ * the write then waits for. Rewriting 3,000 files of about 1 KB took 1,100-1,200 us of wall a file with
+ * O_TRUNC, 26-34 us in place (scripts of shift24, quiet); a rebuild after a matrix is added or removed
+ * rewrites 23,500 list pages whose records shifted (issue 22). A file left longer is cut after the write.
+ */
+const WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW;
 
 /** Pieces joined into chunks of about this many characters: one write each, not one per record. */
 const CHUNK = 1 << 20;

@@ -20,7 +20,7 @@ import { progress as showProgress } from '../pipeline/progress.ts';
 import type { ScheduleSink } from '../pipeline/schedule.ts';
 import type { SiteListing } from '../mirror/archive.ts';
 import { outputProblems, treeChanges, type TreeChanges } from './changes.ts';
-import { ensureRoot, lstatAt, writeIfChanged, type Folders } from './files.ts';
+import { LaterUnlinks, ensureRoot, lstatAt, writeIfChanged, type Folders } from './files.ts';
 import { OutFolderError } from './guard.ts';
 import { prune } from './prune.ts';
 import { SameBytes, type LinkFunction } from './same-bytes.ts';
@@ -86,6 +86,8 @@ export class SiteWriter implements ScheduleSink {
     same: SameBytes | null;
     /** Inodes that gained or lost a name in this build: the ctime of their names is read again (close). */
     inodes: Set<number>;
+    /** Files replaced by a link, unlinked off this thread (files.ts): all gone before close() reads the folders. */
+    later: LaterUnlinks;
   } | null = null;
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
@@ -122,6 +124,7 @@ export class SiteWriter implements ScheduleSink {
       previous, altered, extras, compare, ensured: next.records.made, touched: previous === null ? null : new Set(),
       same: this.options.links === false ? null : new SameBytes(next.records, root, typeof this.options.links === 'function' ? this.options.links : undefined),
       inodes: new Set(),
+      later: new LaterUnlinks(),
       report: { files: kept?.files ?? plan.files.size, bytes: kept?.bytes ?? 0, written: 0, unchanged: kept?.files ?? 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
@@ -176,8 +179,8 @@ export class SiteWriter implements ScheduleSink {
 
   /** A file's bytes (or their pieces): written when they differ from the file on disk. */
   file(rel: string, content: WriteContent): void {
-    const { compare, ensured, shown, same, inodes } = this.open_();
-    const w = writeIfChanged(this.root, rel, content, compare, ensured, same);
+    const { compare, ensured, shown, same, inodes, later } = this.open_();
+    const w = writeIfChanged(this.root, rel, content, compare, ensured, same, later);
     const slot = this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written, w.ino);
     same?.keep(slot);
     if (w.linked) inodes.add(w.ino);
@@ -203,6 +206,7 @@ export class SiteWriter implements ScheduleSink {
     const { previous, extras, compare, report, touched, inodes } = session;
     // The files by their bytes serve the render's files alone: let them go before the mirror step.
     session.same = null;
+    session.later.finish();
     this.stop();
     report.rendered = counts.rendered;
     report.reused = counts.reused;

@@ -50,6 +50,19 @@ describe('writeIfChanged with pieces', () => {
   });
 });
 
+describe('writeIfChanged with bytes', () => {
+  it('writes over a file in place, cut to its new length when shorter (write/files.ts WRITE: never truncated on open)', () => {
+    for (const text of ['a longer text than the file held\n', 'short\n', 'short\n'.repeat(2000), 'x', '']) {
+      writeFileSync(path.join(root, 'd.txt'), 'one\ntwo\nthree\n'.repeat(400));
+      const ino = statSync(path.join(root, 'd.txt')).ino;
+      const w = writeIfChanged(root, 'd.txt', text, true, new Set());
+      expect(w, JSON.stringify(text.slice(0, 20))).toMatchObject({ written: true, size: Buffer.byteLength(text), ino });
+      expect(readFileSync(path.join(root, 'd.txt'), 'utf8')).toBe(text);
+      expect(statSync(path.join(root, 'd.txt')).ctimeMs).toBe(w.ctimeMs);
+    }
+  });
+});
+
 describe('bulk files rendered again in pieces', () => {
   const release = loadRelease(fixture, releaseInfo());
 

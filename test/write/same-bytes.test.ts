@@ -94,6 +94,17 @@ describe('files of the same bytes', () => {
     expect(notAsRecorded(out)).toEqual([]);
   });
 
+  it('a file of a previous build (its only name) that this build makes a link is gone, with the name it was moved aside to (files.ts LaterUnlinks)', async () => {
+    const out = path.join(tempRoot(), 'public');
+    await writeFiles(out, { 'a/x': 'one', 'a/y': 'two', 'b/z': 'three' });
+    const report = await writeFiles(out, { 'a/x': 'same', 'a/y': 'same', 'b/z': 'same' });
+    expect(report.written).toBe(3);
+    expect(inoOf(out, 'a/y')).toBe(inoOf(out, 'a/x'));
+    expect(inoOf(out, 'b/z')).toBe(inoOf(out, 'a/x'));
+    expect(listFiles(out)).toEqual(['a/x', 'a/y', 'b/z']);
+    expect(notAsRecorded(out)).toEqual([]);
+  });
+
   it('a link refused is a copy (EMLINK: the copy is linked to from then on); a file system that makes none is not asked again', async () => {
     const out = path.join(tempRoot(), 'public');
     let calls = 0;
