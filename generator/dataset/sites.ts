@@ -1,0 +1,70 @@
+// Where a matrix's binding sites are held: in their file. A record's sites
+// (Matrix.sites, checked by readBed) are asked for a few times a build (its
+// sites pages in JSON and BED, its download file, its BED list page, the
+// digest, each time the record is sent to the render workers), and the texts
+// are large: 100 MB for the 10x synthetic release, about a tenth of its peak
+// RSS, held by the main thread from the plan to the end of the render. So the
+// record's `sites` reads the file again when asked, and a few recent texts are
+// kept for the asks that come together (a record sent to both workers, its
+// pages rendered one after the other).
+//
+// A file that changed since it was checked would put another text in the
+// files than the one the plan and the digest were made from: a text read again
+// must be the one checked (same length and MD5), or the build stops.
+import { createHash } from 'node:crypto';
+import { SIZE_LIMITS, readCapped } from './files.ts';
+
+/** Texts read last (by MD5 and real path), newest last, and their characters in all (at most RECENT_CHARS). */
+const recent = new Map<string, string>();
+let recentChars = 0;
+/** A few large texts or many small ones: the asks for one record come within a render batch or two. */
+const RECENT_CHARS = 4 << 20;
+
+const md5 = (text: string) => createHash('md5').update(text).digest('base64');
+
+/**
+ * Makes `m.sites` the text of the BED file at the real path `real` (text: what readBed made of it, or an
+ * earlier build kept), read from the file when asked instead of held. Setting `m.sites` holds the value
+ * set, as a plain property would. Without a real path (a folder not on disk) the text is held.
+ */
+export function sitesFromFile<M extends { sites: string | null }>(m: M, real: string | null, text: string | null): void {
+  if (real === null || text === null) {
+    m.sites = text;
+    return;
+  }
+  const checked = { length: text.length, md5: md5(text) };
+  Object.defineProperty(m, 'sites', {
+    enumerable: true,
+    configurable: true,
+    get: () => reread(real, checked),
+    set(value: string | null) {
+      Object.defineProperty(m, 'sites', { value, enumerable: true, configurable: true, writable: true });
+    },
+  });
+}
+
+function reread(real: string, checked: { length: number; md5: string }): string {
+  // By content too: a build after this one in the same process (tests, a watcher) may find the file changed.
+  const key = `${checked.md5} ${real}`;
+  const kept = recent.get(key);
+  if (kept !== undefined) {
+    recent.delete(key);
+    recent.set(key, kept);
+    return kept;
+  }
+  const read = readCapped(real, SIZE_LIMITS.bed);
+  // As readBed returns it: a file without a final line break gets one.
+  let text = 'bytes' in read ? read.bytes.toString('utf8') : null;
+  if (text !== null && text !== '' && !text.endsWith('\n')) text += '\n';
+  if (text === null || text.length !== checked.length || md5(text) !== checked.md5) {
+    throw new Error(`${real}: the binding-site file changed while the site was built (fix: build again once the release's files stay put)`);
+  }
+  recent.set(key, text);
+  recentChars += text.length;
+  for (const [k, t] of recent) {
+    if (recentChars <= RECENT_CHARS || k === key) break;
+    recent.delete(k);
+    recentChars -= t.length;
+  }
+  return text;
+}
