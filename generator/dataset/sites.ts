@@ -68,7 +68,7 @@ function reread(checked: { real: string; length: number; md5: string }): string 
   let text = 'bytes' in read ? read.bytes.toString('utf8') : null;
   if (text !== null && text !== '' && !text.endsWith('\n')) text += '\n';
   if (text === null || text.length !== checked.length || md5(text) !== checked.md5) {
-    throw new Error(`${real}: the binding-site file changed while the site was built (fix: build again once the release's files stay put)`);
+    throw new Error(`${real}:1: the binding-site file changed while the site was built (fix: build again once the release's files stay put)`);
   }
   recent.set(key, text);
   recentChars += text.length;

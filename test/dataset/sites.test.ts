@@ -54,7 +54,7 @@ describe('binding sites read from their file (dataset/sites.ts)', () => {
     expect(changed).not.toBe(text);
     expect(changed.length).toBe(text.length);
     writeFileSync(bed, changed);
-    expect(() => m.sites).toThrow(/MA0014\.2\.bed: the binding-site file changed while the site was built \(fix: /);
+    expect(() => m.sites).toThrow(/MA0014\.2\.bed:1: the binding-site file changed while the site was built \(fix: /);
     writeFileSync(bed, text);
     expect(m.sites).toBe(text);
   });
