@@ -3,8 +3,8 @@
 // sites pages in JSON and BED, its download file, its BED list page, the
 // digest, each time the record is sent to the render workers), and the texts
 // are large: 100 MB for the 10x synthetic release, held by the main thread
-// from the plan to the end of the render (its peak RSS 1,081 -> 956 MB, one
-// run each, the main heap late in the render about 410 -> 310 MB). So the
+// from the plan to the end of the render (its peak RSS 1,097 -> 968 MB in a
+// quiet pair, the main heap late in the render 415 -> 306 MB). So the
 // record's `sites` reads the file again when asked, and a few recent texts are
 // kept for the asks that come together (a record sent to both workers, its
 // pages rendered one after the other).
