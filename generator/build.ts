@@ -406,8 +406,9 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
 }
 
 /** A matrix's BED file, keyed by its record's digest (which hashes its sites): a rebuild whose previous build wrote
- *  it so neither reads nor compares it (the shipped 2024 release's 281 are 10 MB, read again by every rebuild). */
-const sitesFile = (m: Matrix) => new KeyedContent(`sites ${matrixDigest(m)}`, m.sites!);
+ *  it so neither reads nor compares it (the shipped 2024 release's 281 are 10 MB, read again by every rebuild).
+ *  Its text asked for when written, not held by the plan (dataset/sites.ts). */
+const sitesFile = (m: Matrix) => new KeyedContent(`sites ${matrixDigest(m)}`, () => m.sites!);
 
 /** The pages' stylesheet and scripts, the scripts with the route map in front (routes/client.ts). */
 function plan_assets(target: PlanTarget, layout: Layout, root: string): void {

@@ -11,6 +11,7 @@ import { DatasetError, ProblemList } from './diagnostics.ts';
 import { ReleaseFolder } from './files.ts';
 import { parseJson, type JsonNode } from './json.ts';
 import { readBed } from './bed.ts';
+import { withSites } from './sites.ts';
 import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, MAX_COUNT, aboveMaxCount, countProblem, plain, q, readText } from './text.ts';
 import { pyFixed } from './numbers.ts';
 import type { ParsedFiles } from './parsed-files.ts';
@@ -136,7 +137,7 @@ export function loadRelease(dataDir: string, info: ReleaseInfo, parsed?: ParsedF
     let sites: string | null = null;
     if (bedFile) sites = parsed ? parsed.bed(realIn(folder, 'sites', bedFile), () => readBed(bedFile, rel(bedFile), problems, folder)) : readBed(bedFile, rel(bedFile), problems, folder);
 
-    matrices.push({
+    const record: Omit<Matrix, 'sites'> = {
       matrixId: id,
       baseId: m[1],
       version: Number(m[2]),
@@ -152,9 +153,10 @@ export function loadRelease(dataDir: string, info: ReleaseInfo, parsed?: ParsedF
       pubmedIds: splitList(row.values.pubmed_ids),
       source: row.values.source,
       comment: row.values.comment,
-      sites,
       row: index,
-    });
+    };
+    // Read from the file when asked, not held (sites.ts).
+    matrices.push(withSites<Matrix>(record, bedFile ? realIn(folder, 'sites', bedFile) : null, sites));
   });
 
   for (const [id, file] of jasparFiles) {

@@ -118,6 +118,9 @@ export class SiteWriter implements ScheduleSink {
     const kept = carry && previous !== null && altered.size === 0 ? this.carry(previous) : null;
     if (carry && kept === null) carry();
     const { next } = this;
+    // Room for the plan's files at once, with a little for the mirror step's: grown by doubling, the 10x synthetic
+    // release's 1.45 million files had room for 2.1 million (37 bytes each) through the end of the render.
+    if (kept === null) next.records.reserve(plan.files.size + (plan.files.size >> 6) + 1024);
     next.fingerprint = this.options.fingerprint ?? '';
     this.session = {
       // The folders created are flagged among the state's folders (records.ts), not a Set of 420,000 paths at 10x.
