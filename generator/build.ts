@@ -14,6 +14,7 @@ import { readRelease, releaseFileFor } from './dataset/read.ts';
 import type { Matrix, Release, ReleaseInfo } from './dataset/types.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
 import { matrixDigest } from './dataset/digest.ts';
+import { grouped } from './dataset/numbers.ts';
 import type { Resource } from './formats/types.ts';
 import { FORMATS, FORMAT_IDS } from './formats/registry.ts';
 import { headerRules, printHeaders } from './hosting/headers.ts';
@@ -196,7 +197,7 @@ export function releaseComplete(info: ReleaseInfo): boolean {
 function withSiteNotes(inputs: ReleaseInput[], main: ReleaseInput, root: string): ReleaseInput[] {
   if (inputs.length < 2) return inputs;
   const home = (r: ReleaseInput) => `${root}/${r === main ? '' : releasePrefix(r.release.info.year)}`;
-  const count = (n: number, what: string) => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+  const count = (n: number, what: string) => `${grouped(n)} ${what}${n === 1 ? '' : 's'}`;
   return inputs.map((r) => {
     const info = r.release.info;
     const older = inputs.filter((o) => o.release.info.year < info.year);
@@ -210,7 +211,7 @@ function withSiteNotes(inputs: ReleaseInput[], main: ReleaseInput, root: string)
     if (older.length > 0 && fresh.length > 0) notes.push(`${info.name} adds ${count(fresh.length, 'profile')} not in ${older.map((o) => o.release.info.name).join(' or ')}: ${groups}.`);
     if (lacking.length > 0) notes.push(`Not mirrored here: ${info.name}'s ${lacking.join(' and ')} collection${lacking.length > 1 ? 's' : ''} (JASPAR has not published their files); URLs without release= answer ${main.release.info.name}, whose collections are all here.`);
     if (r === main) {
-      for (const o of inputs.filter((x) => x !== main)) notes.push(`${o.release.info.name} is here too (release=${o.release.info.year}): ${o.release.matrices.length.toLocaleString('en-US')} matrices${o.release.info.year > info.year ? ', with its new profiles and its curated annotations' : ''}.`);
+      for (const o of inputs.filter((x) => x !== main)) notes.push(`${o.release.info.name} is here too (release=${o.release.info.year}): ${grouped(o.release.matrices.length)} matrices${o.release.info.year > info.year ? ', with its new profiles and its curated annotations' : ''}.`);
     }
     const siteReleases = inputs.map((x) => ({ name: x.release.info.name, year: x.release.info.year, home: home(x), current: x === r }));
     return { ...r, release: { ...r.release, info: { ...info, siteReleases, siteNotes: notes } } };

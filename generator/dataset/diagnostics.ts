@@ -1,5 +1,6 @@
 // Problems found in a dataset. The loader collects all of them and the build
 // fails once with the whole list, each with a location and a fix.
+import { grouped } from './numbers.ts';
 
 export interface Problem {
   file: string;
@@ -19,7 +20,7 @@ export class DatasetError extends Error {
 /** Problems of one kind listed before the rest are counted: a release with 200,000 bad rows gives a report a person reads (and a pipe takes) whole. */
 export const PER_KIND = 50;
 
-const count = (n: number) => n.toLocaleString('en');
+const count = grouped;
 const line = (p: Problem) => `  ${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.message} (fix: ${p.fix})`;
 
 export function formatProblems(problems: Problem[]): string {

@@ -1,7 +1,7 @@
 // Expected strings printed by CPython 3.11: repr(float(x)), '%.0f', '%.2f', '%.6f'.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pyFixed, pyFixedExact, pyFixedWidth, pyRepr } from '../../generator/dataset/numbers.ts';
+import { grouped, pyFixed, pyFixedExact, pyFixedWidth, pyRepr } from '../../generator/dataset/numbers.ts';
 
 describe('pyRepr (Python repr of a float)', () => {
   it.each([
@@ -60,5 +60,14 @@ describe('pyFixed (Python %.Nf: ties to even on the exact binary value)', () => 
     expect(pyFixedWidth(43800, 6, 0)).toBe(' 43800');
     expect(pyFixedWidth(1234567, 6, 0)).toBe('1234567');
     expect(pyFixedWidth(4, 6, 2)).toBe('  4.00');
+  });
+});
+
+describe('grouped (toLocaleString("en") without ICU)', () => {
+  it('prints every number as toLocaleString("en") does', () => {
+    for (const n of [0, -0, 7, 999, 1000, -1000, 12345, 285403, 1234567, 9007199254740991, -9007199254740991, 1234.5678, NaN, Infinity]) {
+      expect(grouped(n), String(n)).toBe(n.toLocaleString('en'));
+    }
+    fc.assert(fc.property(fc.integer({ min: -1e12, max: 1e12 }), (n) => grouped(n) === n.toLocaleString('en')));
   });
 });

@@ -15,7 +15,7 @@ import { BASES, type Matrix, type Pfm, type Release, type ReleaseInfo, type Spec
 import { DatasetError, ProblemList } from '../diagnostics.ts';
 import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, plain, q } from '../text.ts';
 import { readBed } from '../bed.ts';
-import { pyFixed } from '../numbers.ts';
+import { grouped, pyFixed } from '../numbers.ts';
 import type { BundleFile, Detected } from './detect.ts';
 import type { CountRecord, MemeRecord, MetadataRow } from './parse.ts';
 
@@ -66,7 +66,7 @@ interface Sourced<T> {
 }
 
 const at = (s: { file: string; line: number }) => `${s.file}:${s.line}`;
-const n = (count: number) => count.toLocaleString('en');
+const n = grouped;
 
 export function releaseYear(detected: Detected): number | null {
   const years = detected.bundles.map((b) => b.year);
