@@ -43,7 +43,6 @@ import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
 import { formatContext } from './pipeline/render.ts';
 import { mark, printTimeline } from './pipeline/timeline.ts';
-import { setHeapFlags } from './pipeline/heap.ts';
 import { PlanShapes, type KeptPlanData } from './pipeline/kept-plan.ts';
 import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror, type MirrorReport } from './write/mirror.ts';
@@ -234,8 +233,6 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
   const read = readReleases(options, previous?.parsed);
-  // A large build's heaps grow less between collections (pipeline/heap.ts): set before the plan and the workers grow.
-  setHeapFlags(read.reduce((n, r) => n + r.release.matrices.length, 0));
   mark('plan: releases read');
   const inputs = withSiteNotes(read, defaultRelease(read), basePathOf(base));
   const main = inputs[read.indexOf(defaultRelease(read))];

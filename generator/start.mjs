@@ -15,9 +15,28 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { threadId } from 'node:worker_threads';
+import v8 from 'node:v8';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * V8's flags for a build, set before the generator loads (they are the process's: the render and gzip
+ * workers started later have them too). A heap grows by up to 1.1-4x its live size after each full
+ * collection (V8 picks by the time collections take): a large build's plan and workers are mostly live
+ * objects and short-lived texts, so the heap sat far above what it held. Growing by 30% each time collects
+ * more often and keeps less garbage: 3x synthetic peak RSS 861 -> 616 MB, user CPU 93 -> 92 s (one run each, at load);
+ * 10x 1,363-1,465 MB (three quiet runs before) -> 1,137 MB (one run at load 15-20), its peak now late in the render.
+ * A limit on the heap's size is not set: past it a build fails (ERR_WORKER_OUT_OF_MEMORY at 10x with
+ * 128 MB a worker); this shapes collections only. Set here rather than on node's command line so that
+ * `npm run build`, scripts/build-child.mjs (the benches) and the workers get the same.
+ */
+export const BUILD_V8_FLAGS = ['--heap-growing-percent=30'];
+
+/** Sets BUILD_V8_FLAGS in this process (a build's entry point calls it first; importing this module sets nothing). */
+export function buildFlags() {
+  if (isMainThread) for (const flag of BUILD_V8_FLAGS) v8.setFlagsFromString(flag);
+}
 
 const CACHE = path.join(ROOT, '.cache/generator');
 
@@ -101,8 +120,7 @@ export async function bundled(entry) {
   return import(pathToFileURL(file).href);
 }
 
-// V8's flags for a build are set by the build from its size (pipeline/heap.ts), not here: the heap's growth
-// capped at 30% held the 10x release under 1 GB but cost the shipped site 2-3 s of its 25-28 s of user CPU.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  buildFlags();
   await bundled('generator/cli.ts');
 }

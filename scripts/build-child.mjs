@@ -4,7 +4,9 @@
 // scripts/rebuild-profile.ts). Prints build()'s report and the process's own resource usage (its worker
 // threads included) as one JSON line. Plain JavaScript: started without tsx.
 import { readFileSync } from 'node:fs';
-import { bundled } from '../generator/start.mjs';
+import { buildFlags, bundled } from '../generator/start.mjs';
+
+buildFlags();
 
 const [out, ...data] = process.argv.slice(2);
 const { build } = await bundled('generator/build.ts');

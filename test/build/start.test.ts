@@ -84,4 +84,19 @@ describe('npm run build: the CLI started from its bundle (generator/start.mjs)',
     pruneBundles(dir, path.join(dir, 'cli-cccccccccccccccccccc.mjs'), now);
     expect(readdirSync(dir).sort()).toEqual(['build-eeeeeeeeeeeeeeeeeeee.mjs', 'cli-bbbbbbbbbbbbbbbbbbbb.mjs', 'cli-cccccccccccccccccccc.mjs']);
   });
+
+  it("sets only V8 flags this Node's V8 knows, with values of their type (v8.setFlagsFromString ignores others without a word)", async () => {
+    const { BUILD_V8_FLAGS } = await import(START) as { BUILD_V8_FLAGS: string[] };
+    const ran = await run(process.execPath, ['--v8-options']);
+    expect(ran.status).toBe(0);
+    expect(BUILD_V8_FLAGS.length).toBeGreaterThan(0);
+    for (const flag of BUILD_V8_FLAGS) {
+      const [, name, value] = /^--([a-z0-9-]+)=(.*)$/.exec(flag) ?? [];
+      expect(name, flag).toBeDefined();
+      // --v8-options prints each flag as "  --name (what it does)" then "        type: int  default: --name=0".
+      const type = new RegExp(`\\n  --${name} \\(.*\\)\\n\\s+type: (\\w+)`).exec(ran.stdout)?.[1];
+      expect(type, `${name} among node --v8-options`).toBeDefined();
+      if (type === 'int' || type === 'size_t') expect(value, flag).toMatch(/^\d+$/);
+    }
+  });
 });
