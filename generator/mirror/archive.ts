@@ -343,6 +343,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     return;
   }
 
+  const written = listing?.sha256;
   // Folders first: a file's number (its manifest line, ArchivePlaces) is its place less dirCount.
   const { paths: order, folders: dirCount } = archiveOrder(root, scope, listing, reuse);
   const prefix = new Uint32Array(order.length - dirCount);
@@ -365,7 +366,11 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       // A file the writer did not write is as the previous archive has it (the previous manifest's
       // hash); every other file is read and hashed here, to know whether it is a copy.
       e.hex = reuse?.known(e.path);
-      if (e.hex === undefined) {
+      // A file the writer hashed as it wrote it (its bytes' SHA-256, write/same-bytes.ts): not hashed again,
+      // and not even opened when an earlier file has its bytes (read below when it is the first).
+      let unread = false;
+      if (e.hex === undefined && (e.hex = written?.(e.path)) !== undefined) unread = true;
+      else if (e.hex === undefined) {
         const read = readUnlessSeen(fileOf(e.path), inodes, arena);
         if (read.hex !== undefined) e.hex = read.hex;
         else {
@@ -386,6 +391,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         group.push(e);
       } else {
         firsts.set(e.hex, place);
+        if (unread) e.content = arena.read(fileOf(e.path));
         // A known file is large when the previous archive has its chunks (a file is large by its size, which its hash fixes).
         const runs = e.content ? undefined : owned.get(e.hex);
         const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
@@ -958,6 +964,8 @@ export interface SiteListing {
   files: Iterable<string>;
   /** "" is the root. */
   dirs: Iterable<string>;
+  /** The SHA-256 (hex) of a file the writer wrote in this build and hashed then (write/same-bytes.ts: small files), else undefined. */
+  sha256?: (file: string) => string | undefined;
 }
 
 /** The listing's entries, folders in tree order (a folder before what it holds; names by their bytes), as walkSite yields them. */

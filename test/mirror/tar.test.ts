@@ -2,7 +2,8 @@
 // archives of awkward trees read back by the system's tar and Python's
 // tarfile (copies of a file are hard links to it).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -125,6 +126,26 @@ describe('copies of a file in the archive', () => {
     for (const [file, content] of Object.entries(files)) expect(readFileSync(path.join(mirror, file), 'utf8')).toBe(content);
     expect(statSync(path.join(mirror, 'b/copy.txt')).nlink).toBe(3);
     expect(intact(verifyMirror(mirror))).toBe(true);
+  });
+
+  it('from a listing that gives the writer\'s SHA-256 of the files (write/same-bytes.ts), the same bytes; a file an earlier one has the bytes of is not opened', async () => {
+    const hashed = mkdtempSync(path.join(temp, 'hashed-'));
+    cpSync(site, hashed, { recursive: true });
+    for (const f of [rel(ARCHIVE), rel(MANIFEST), `${rel(ARCHIVE)}.sha256`]) rmSync(path.join(hashed, f), { force: true });
+    const before = await writeMirror(site);
+    const { files: listed } = listSite(hashed);
+    const dirs = [''];
+    for (const f of listed) for (let d = path.posix.dirname(f); d !== '.' && !dirs.includes(d); d = path.posix.dirname(d)) dirs.push(d);
+    const hexOf = new Map(listed.map((f) => [f, createHash('sha256').update(readFileSync(path.join(hashed, f))).digest('hex')]));
+    // A copy the listing holds whose file is gone: read, it would fail the step.
+    hexOf.set('x/unique.txt', hexOf.get('unique.txt')!);
+    const made = await writeMirror(hashed, { siteChanged: true, written: null, listing: { files: [...listed, 'x/unique.txt'], dirs, sha256: (f) => hexOf.get(f) } });
+    expect(made.files).toBe(before.files + 1);
+    const names = execFileSync('tar', ['-tvzf', path.join(hashed, rel(ARCHIVE))], { encoding: 'utf8' });
+    expect(names).toContain(`${ARCHIVE_FOLDER}/x/unique.txt link to ${ARCHIVE_FOLDER}/unique.txt`);
+    // Without that file, the archive is the one made by reading every file.
+    const again = await writeMirror(hashed, { siteChanged: true, written: null, listing: { files: listed, dirs, sha256: (f) => hexOf.get(f) } });
+    expect(again.archiveSha256).toBe(before.archiveSha256);
   });
 
   it('Python\'s tarfile unpacks them too (its "data" filter, the default from Python 3.14)', () => {

@@ -5,6 +5,7 @@
 // ctimes stay those of the folder (a linked build's no-op rebuild writes
 // nothing).
 import { linkSync, lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -55,6 +56,26 @@ describe('files of the same bytes', () => {
     expect(inoOf(out, 'empty/2')).toBe(inoOf(out, 'empty/1'));
     expect(read(out, 'd/e/f')).toBe('same');
     expect(notAsRecorded(out)).toEqual([]);
+  });
+
+  it('the listing gives the SHA-256 of each file hashed as written (the first of its bytes, a link to it, one found with its bytes), none of a file over LINKED_MAX', async () => {
+    const out = path.join(tempRoot(), 'public');
+    const files = { 'a/x': 'same', 'b/y': 'same', 'c/z': 'other', 'big/1': large };
+    const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+    const digestsOf = async () => {
+      const plan = new OutputPlan();
+      for (const [rel, content] of Object.entries(files)) plan.add(rel, content);
+      const writer = new SiteWriter(out, { fingerprint: 'f' });
+      writer.open(plan);
+      writer.close(plan, await renderPlan(plan, {}, writer));
+      const { sha256 } = writer.listing();
+      writer.commit();
+      return ['a/x', 'b/y', 'c/z', 'big/1', 'nowhere'].map((rel) => sha256?.(rel));
+    };
+    const expected = [hex('same'), hex('same'), hex('other'), undefined, undefined];
+    expect(await digestsOf()).toEqual(expected);
+    // Built again over the same files (found with their bytes, not written).
+    expect(await digestsOf()).toEqual(expected);
   });
 
   it('not as links when asked not to', async () => {
