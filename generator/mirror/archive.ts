@@ -22,7 +22,9 @@
 // Cost: files are read (into an arena read over once the members holding
 // them are put together, ReadArena), hashed and tarred on the main thread
 // (a path whose inode was met before, a hard link, is neither read nor
-// hashed: readUnlessSeen); the tar stream is cut into members of about a
+// hashed: readUnlessSeen; a file the writer hashed as it wrote it, every
+// file of at most 16 KiB, is not hashed again, nor opened when an earlier
+// file has its bytes: SiteListing sha256); the tar stream is cut into members of about a
 // hundred entries (430 kB) that zlib compresses on worker threads, one a
 // core, a few members at a time (mirror/gzip.ts), so both cores compress;
 // one of those threads writes and hashes the archive (gzip.ts ArchiveStream).
