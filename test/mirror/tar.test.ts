@@ -83,6 +83,25 @@ describe('archives of awkward trees, read back by the system tar', () => {
   });
 });
 
+describe('the archive\'s order', () => {
+  it('is by name, then by path, each by its UTF-8 bytes (LC_ALL=C sort), names and folders beyond U+D7FF included', async () => {
+    const site = mkdtempSync(path.join(temp, 'order-'));
+    const names = ['index.json', 'index.json5', 'b\u{e000}', 'b\u{1f600}', 'b\u{ffff}', 'b\u00e9', 'B', 'b'];
+    const folders = ['', 'x', 'x/y', 'y\u{e001}', 'y\u{1f601}', 'yy', 'y'];
+    const files: string[] = [];
+    for (const folder of folders) for (const name of names) files.push(folder ? `${folder}/${name}` : name);
+    for (const [i, file] of files.entries()) {
+      mkdirSync(path.dirname(path.join(site, file)), { recursive: true });
+      writeFileSync(path.join(site, file), `${i}\n`);
+    }
+    await writeMirror(site);
+    const listed = readFileSync(path.join(site, rel(MANIFEST)), 'utf8').trimEnd().split('\n').map((l) => l.slice(66));
+    const bytes = (text: string) => Buffer.from(text, 'utf8');
+    const expected = [...files].sort((a, b) => Buffer.compare(bytes(path.posix.basename(a)), bytes(path.posix.basename(b))) || Buffer.compare(bytes(a), bytes(b)));
+    expect(listed).toEqual(expected);
+  });
+});
+
 describe('copies of a file in the archive', () => {
   // The first file of some bytes (in archive order: files grouped by name, then by path) and copies of
   // it: next to it, under a long path (pax linkpath), with a non-ASCII name, and empty files.
