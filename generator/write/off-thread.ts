@@ -78,6 +78,8 @@ parentPort.on('message', (m) => {
           fs.linkSync(to, file);
           out[2 * i] = -1;
         } catch (e) {
+          // Something at the path, put there since the folder was checked: a link is never written through (ELOOP, as open(O_NOFOLLOW) says).
+          if (e.code === 'EEXIST' && fs.lstatSync(file).isSymbolicLink()) throw Object.assign(new Error(e.message), { code: 'ELOOP' });
           fs.copyFileSync(to, file, C.COPYFILE_EXCL);
           const st = fs.lstatSync(file);
           out[2 * i] = st.ino;
