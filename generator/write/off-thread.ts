@@ -15,11 +15,13 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { codeThread } from '../mirror/threads.ts';
 
-/** Bytes handed and not yet made past which the writer waits: about a second of writing on this disk at 10x, a bounded share of the peak RSS. */
-const IN_FLIGHT_BYTES = 48 << 20;
+/** Bytes handed and not yet made past which the writer waits: a bounded share of the peak RSS. */
+const IN_FLIGHT_BYTES = 32 << 20;
 /** A batch is sent once it holds this many bytes (or files), else when the writer's synchronous run ends (a microtask). */
 const BATCH_BYTES = 1 << 20;
 const BATCH_FILES = 1024;
+/** Staging buffers kept for use again: as many as may be in flight, and one being filled. */
+const SPARE = (IN_FLIGHT_BYTES / BATCH_BYTES) + 1;
 
 const MKDIR = 0;
 const WRITE = 1;
@@ -92,7 +94,9 @@ parentPort.on('message', (m) => {
       break;
     }
   }
-  port.postMessage({ out, fell, error }, [out.buffer]);
+  // The bytes' memory back to the writer, for its next batches: let go here, it waited for this thread's
+  // garbage collection, which its few objects seldom call for.
+  port.postMessage({ out, fell, error, data }, [out.buffer, data]);
   Atomics.add(done, 0, 1);
   Atomics.notify(done, 0);
 });
@@ -124,6 +128,8 @@ export class OffThreadFiles {
   private taken = 0;
   private inFlight = 0;
   private failure: Error | null = null;
+  /** Staging memory the thread gave back (BATCH_BYTES each), used again. */
+  private readonly spare: ArrayBuffer[] = [];
 
   /** made: called for every file made, in the order handed, when the writer takes them back (take(), wait()). */
   constructor(private readonly root: string, private readonly made: (f: MadeFile) => void) {
@@ -143,7 +149,7 @@ export class OffThreadFiles {
   write(rel: string, bytes: Uint8Array, slot: number): void {
     if (this.staging === null || this.staged + bytes.length > this.staging.length) {
       if (this.staged > 0) this.flush();
-      this.staging = Buffer.allocUnsafeSlow(Math.max(BATCH_BYTES, bytes.length));
+      this.staging = bytes.length <= BATCH_BYTES && this.spare.length > 0 ? Buffer.from(this.spare.pop()!) : Buffer.allocUnsafeSlow(Math.max(BATCH_BYTES, bytes.length));
       this.staged = 0;
     }
     this.staging.set(bytes, this.staged);
@@ -228,7 +234,8 @@ export class OffThreadFiles {
     }
   }
 
-  private taken_(message: { out: Float64Array; fell: [number, string, string][]; error: { at: number; code?: string; message: string } | null }): void {
+  private taken_(message: { out: Float64Array; fell: [number, string, string][]; error: { at: number; code?: string; message: string } | null; data: ArrayBuffer }): void {
+    if (message.data.byteLength === BATCH_BYTES && this.spare.length < SPARE) this.spare.push(message.data);
     const b = this.sent.shift()!;
     this.taken++;
     this.inFlight -= b.bytes;
