@@ -16,7 +16,7 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } f
 import { codeThread } from '../mirror/threads.ts';
 
 /** Bytes handed and not yet made past which the writer waits: a bounded share of the peak RSS. */
-const IN_FLIGHT_BYTES = 32 << 20;
+const IN_FLIGHT_BYTES = 16 << 20;
 /** A batch is sent once it holds this many bytes (or files), else when the writer's synchronous run ends (a microtask). */
 const BATCH_BYTES = 1 << 20;
 const BATCH_FILES = 1024;
