@@ -51,6 +51,18 @@ const { port, done } = workerData;
 const C = fs.constants;
 const OPEN = C.O_WRONLY | C.O_CREAT | C.O_NOFOLLOW;
 parentPort.on('message', (m) => {
+  try {
+    make(m);
+  } catch (e) {
+    // Not an error of a file's (those are said with their index): said as the batch's first.
+    port.postMessage({ out: new Float64Array(0), fell: [], error: { at: 0, code: e && e.code, message: String(e && e.message) }, data: new ArrayBuffer(0) });
+  } finally {
+    // Counted done whatever happened: the writer may be waiting for it (Atomics.wait).
+    Atomics.add(done, 0, 1);
+    Atomics.notify(done, 0);
+  }
+});
+function make(m) {
   const { root, kinds, paths, lengths, targets, data } = m;
   const bytes = new Uint8Array(data);
   const out = new Float64Array(kinds.length * 2);
@@ -97,9 +109,7 @@ parentPort.on('message', (m) => {
   // The bytes' memory back to the writer, for its next batches: let go here, it waited for this thread's
   // garbage collection, which its few objects seldom call for.
   port.postMessage({ out, fell, error, data }, [out.buffer, data]);
-  Atomics.add(done, 0, 1);
-  Atomics.notify(done, 0);
-});
+}
 `;
 
 interface Batch {
@@ -201,6 +211,8 @@ export class OffThreadFiles {
   }
 
   private flush(): void {
+    // What is made so far taken back here, not at every file: a look at the port is a call into Node's C++.
+    this.take();
     const b = this.batch;
     if (b.kinds.length === 0) return;
     // Room first: at most IN_FLIGHT_BYTES handed and not made.

@@ -196,7 +196,6 @@ export class SiteWriter implements ScheduleSink {
   file(rel: string, content: WriteContent): void {
     const { compare, ensured, shown, same, inodes, later, thread } = this.open_();
     if (thread) {
-      thread.take();
       if (typeof content === 'string' || Buffer.isBuffer(content)) return this.fileOffThread(rel, typeof content === 'string' ? Buffer.from(content) : content, thread);
       // Content in pieces is written here (not held whole in memory), once every file handed over is made.
       thread.finish();
