@@ -1,6 +1,7 @@
 // File operations on the output folder, used only by the writer (the render
 // workers return bytes; issue 13). Synchronous: one file at a time on the
-// main thread. Links are never followed: files are opened with O_NOFOLLOW and
+// main thread (a build into an empty folder makes its new files on another:
+// off-thread.ts, which makes them as writeIfChanged does). Links are never followed: files are opened with O_NOFOLLOW and
 // looked at with lstat, and the writer refuses a folder holding links before
 // it writes (changes.ts outputProblems), so no folder on the way is a link.
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, unlink as unlinkAsync, unlinkSync, writeSync, type Stats } from 'node:fs';

@@ -22,6 +22,7 @@ import type { SiteListing } from '../mirror/archive.ts';
 import { outputProblems, treeChanges, type TreeChanges } from './changes.ts';
 import { LaterUnlinks, ensureRoot, lstatAt, writeIfChanged, type Folders } from './files.ts';
 import { OutFolderError } from './guard.ts';
+import { OffThreadFiles, type MadeFile } from './off-thread.ts';
 import { prune } from './prune.ts';
 import { SameBytes, type LinkFunction, type WrittenDigests } from './same-bytes.ts';
 import { emptyState, markInProgress, readState, saveState, type BuildState, type FileRecord } from './state.ts';
@@ -39,7 +40,12 @@ export interface WriteOptions {
   previous?: BuildState | null;
   /** Files of the same bytes as hard links (same-bytes.ts): true (the default), false for files of their own, or the link function (tests). */
   links?: boolean | LinkFunction;
+  /** New files made on a thread of their own (off-thread.ts) when the folder is empty: true, false, or (the default) for a plan of OFF_THREAD_FILES files or more with links made by link(2). */
+  offThread?: boolean;
 }
+
+/** Below this many files, a build into an empty folder makes them on the writer's thread: starting the other costs about 30 ms. */
+const OFF_THREAD_FILES = 4096;
 
 export interface WriteReport {
   files: number;
@@ -90,6 +96,8 @@ export class SiteWriter implements ScheduleSink {
     inodes: Set<number>;
     /** Files replaced by a link, unlinked off this thread (files.ts): all gone before close() reads the folders. */
     later: LaterUnlinks;
+    /** New files made on another thread (the folder was empty), or null: all made before close() reads the folders. */
+    thread: OffThreadFiles | null;
   } | null = null;
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
@@ -131,9 +139,13 @@ export class SiteWriter implements ScheduleSink {
       same: this.options.links === false ? null : new SameBytes(next.records, root, typeof this.options.links === 'function' ? this.options.links : undefined),
       inodes: new Set(),
       later: new LaterUnlinks(),
+      thread: null,
       report: { files: kept?.files ?? plan.files.size, bytes: kept?.bytes ?? 0, written: 0, unchanged: kept?.files ?? 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
+    const { offThread = plan.files.size >= OFF_THREAD_FILES && typeof this.options.links !== 'function' } = this.options;
+    // Only where nothing is at the paths: a file compared first is looked at, and written, here.
+    if (!compare && offThread) this.session.thread = new OffThreadFiles(root, (f) => this.made(f));
     return kept !== null;
   }
 
@@ -185,7 +197,12 @@ export class SiteWriter implements ScheduleSink {
 
   /** A file's bytes (or their pieces): written when they differ from the file on disk. */
   file(rel: string, content: WriteContent): void {
-    const { compare, ensured, shown, same, inodes, later } = this.open_();
+    const { compare, ensured, shown, same, inodes, later, thread } = this.open_();
+    if (thread) {
+      if (typeof content === 'string' || Buffer.isBuffer(content)) return this.fileOffThread(rel, typeof content === 'string' ? Buffer.from(content) : content, thread);
+      // Content in pieces is written here (not held whole in memory), once every file handed over is made.
+      thread.finish();
+    }
     const w = writeIfChanged(this.root, rel, content, compare, ensured, same, later);
     const slot = this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written, w.ino);
     same?.keep(slot);
@@ -205,11 +222,57 @@ export class SiteWriter implements ScheduleSink {
     shown.add(1, w.written ? 1 : 0);
   }
 
+  /** file() of new bytes where nothing is (the folder was empty): the file recorded now, made on the other thread (its inode and ctime recorded once made: made()). */
+  private fileOffThread(rel: string, bytes: Buffer, thread: OffThreadFiles): void {
+    const { ensured, shown, same, report, touched } = this.open_();
+    const dir = path.posix.dirname(rel);
+    if (dir !== '.' && !ensured.has(dir)) {
+      thread.folder(dir);
+      ensured.add(dir);
+    }
+    const to = same?.find(bytes) ?? null;
+    // The file linked to is a file of this build, under the root (same-bytes.ts: root/path).
+    const target = to === null ? null : to.file.slice(this.root.length + 1);
+    const slot = this.record(rel, { size: bytes.length, ctimeMs: NaN, adopted: false }, true, 0);
+    // Before the file is handed: handing it may take back made files (made()), which may say a link failed (same.failed).
+    same?.keep(slot);
+    if (target === null) thread.write(rel, bytes, slot);
+    else thread.link(rel, target, slot, this.next.records.slot(target, false));
+    report.changed?.add(rel);
+    if (touched) for (let d = rel; d.includes('/'); ) {
+      d = d.slice(0, d.lastIndexOf('/'));
+      if (touched.has(d)) break;
+      touched.add(d);
+    }
+    touched?.add('');
+    shown.add(1, 1);
+  }
+
+  /** A file handed to the other thread is made: its inode and ctime (a link's: the inode linked to, its ctime read again at close, relinked). */
+  private made(f: MadeFile): void {
+    const { records } = this.next;
+    const { inodes, same } = this.open_();
+    if (f.ino === -1) {
+      const ino = records.inoAt(f.linkedTo);
+      records.setFileAt(f.slot, records.sizeAt(f.slot), NaN, false, ino);
+      inodes.add(ino);
+      return;
+    }
+    records.setFileAt(f.slot, records.sizeAt(f.slot), f.ctimeMs, false, f.ino);
+    if (f.linkError) same?.failed(f.linkError);
+  }
+
   /** Ends the writing of the plan: what it no longer has leaves the folder; the folders' mtimes are noted. */
   close(plan: OutputPlan, counts: { rendered: number; reused: number }): WriteReport {
     const { root, next } = this;
     const session = this.open_();
     const { previous, extras, compare, report, touched, inodes } = session;
+    // The files handed to the other thread are made before anything reads the folder.
+    if (session.thread) {
+      session.thread.finish();
+      session.thread.close();
+      session.thread = null;
+    }
     // The files by their bytes serve the render's files alone: let them go before the mirror step, but for
     // the digests of the files hashed, which the mirror step takes instead of hashing them again.
     this.digests = session.same?.written() ?? null;
@@ -257,6 +320,9 @@ export class SiteWriter implements ScheduleSink {
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */
   stop(): void {
     if (!this.session) return;
+    // A build that failed stops the other thread (what it made stays: the folder is marked in progress).
+    this.session.thread?.close();
+    this.session.thread = null;
     this.session.shown.end();
     this.session.shown = { add() {}, end() {} };
   }

@@ -1,0 +1,109 @@
+// New files made on a thread of their own (write/off-thread.ts), for a build
+// into an empty folder: the same tree as made on the writer's thread (bytes,
+// folders, the same groups of names of one inode), a state whose every size,
+// inode and ctime is the folder's (a rebuild finds nothing altered and writes
+// nothing), across the thread's batches (more files than one holds, a file
+// larger than one, content in pieces in between); and a link put in the way
+// meanwhile is refused, not followed.
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderPlan } from '../../generator/pipeline/schedule.ts';
+import { readState } from '../../generator/write/state.ts';
+import { OutputPlan, SiteWriter, treeChanges } from '../../generator/write/writer.ts';
+import { listFiles, treeSnapshot } from '../support/tree.ts';
+
+const temps: string[] = [];
+const tempRoot = () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-off-thread-'));
+  temps.push(dir);
+  return dir;
+};
+afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+type Files = Record<string, string | Buffer | { pieces(): Iterable<string> }>;
+
+/** A site of many files: small ones, many with the bytes of another (links), nested folders, a file over a megabyte, content in pieces. */
+function site(): Files {
+  const files: Files = {};
+  for (let i = 0; i < 3000; i++) {
+    files[`api/v1/matrix/M${String(i % 97).padStart(3, '0')}/${i}.json`] = `{"n":${i % 250}}\n`;
+    if (i % 7 === 0) files[`api/v1/lists/${i}/index.html`] = Buffer.from(`<p>${i}</p>\n`.repeat(1 + (i % 40)));
+  }
+  files['download/big.txt'] = 'line of a large file\n'.repeat(120_000);
+  files['download/pieces.txt'] = { pieces: () => Array.from({ length: 5000 }, (_, i) => `record ${i}\n`) };
+  files['download/after-pieces.txt'] = '{"n":3}\n';
+  files['empty/1'] = '';
+  files['empty/2'] = '';
+  return files;
+}
+
+/** Writes the files as a build's writer does (open, every file handed, close, commit); returns its report. */
+async function writeFiles(out: string, files: Files, offThread: boolean) {
+  const plan = new OutputPlan();
+  for (const [rel, content] of Object.entries(files)) plan.add(rel, content);
+  const writer = new SiteWriter(out, { fingerprint: 'f', offThread });
+  writer.open(plan);
+  try {
+    const report = writer.close(plan, await renderPlan(plan, {}, writer));
+    writer.commit();
+    return report;
+  } finally {
+    writer.stop();
+  }
+}
+
+/** The site's files grouped by inode: each group its paths, sorted. */
+const groups = (out: string) => {
+  const byIno = new Map<number, string[]>();
+  for (const f of listFiles(out)) {
+    const ino = lstatSync(path.join(out, f)).ino;
+    byIno.set(ino, [...(byIno.get(ino) ?? []), f]);
+  }
+  return [...byIno.values()].filter((g) => g.length > 1).map((g) => g.join(' ')).sort();
+};
+
+describe('new files made on another thread', () => {
+  it('make the tree the writer makes on its own thread, links the same, and a state as the folder is', async () => {
+    const here = path.join(tempRoot(), 'public');
+    const there = path.join(tempRoot(), 'public');
+    const files = site();
+    const a = await writeFiles(here, files, false);
+    const b = await writeFiles(there, files, true);
+    expect(b).toEqual(a);
+    expect(treeSnapshot(there)).toEqual(treeSnapshot(here));
+    expect(groups(there).length).toBeGreaterThan(100);
+    expect(groups(there)).toEqual(groups(here));
+    expect(readFileSync(path.join(there, 'download/pieces.txt'), 'utf8')).toBe(Array.from({ length: 5000 }, (_, i) => `record ${i}\n`).join(''));
+    // Every record (size, inode, ctime) as the folder has it: nothing taken for altered by hand.
+    const state = readState(there)!;
+    expect(treeChanges(there, state).altered.size).toBe(0);
+    for (const rel of ['api/v1/matrix/M003/3.json', 'api/v1/matrix/M003/100.json', 'download/big.txt', 'empty/2']) {
+      const st = lstatSync(path.join(there, rel));
+      expect(state.records.inoAt(state.records.slot(rel, false)), rel).toBe(st.ino);
+      expect(state.files.get(rel), rel).toEqual({ size: st.size, ctimeMs: st.ctimeMs, adopted: false });
+    }
+    // Built again into it: compared on the writer's thread, nothing written.
+    const again = await writeFiles(there, files, true);
+    expect(again.written).toBe(0);
+  });
+
+  it('refuses a link put at a path before its file is made, and writes nothing through it', async () => {
+    const root = tempRoot();
+    const out = path.join(root, 'public');
+    const outside = path.join(root, 'outside.txt');
+    writeFileSync(outside, 'outside\n');
+    const files = site();
+    const plan = new OutputPlan();
+    for (const [rel, content] of Object.entries(files)) plan.add(rel, content);
+    const writer = new SiteWriter(out, { fingerprint: 'f', offThread: true });
+    writer.open(plan);
+    // After the folder was checked: a link where a file will be made.
+    mkdirSync(path.join(out, 'download'), { recursive: true });
+    symlinkSync(outside, path.join(out, 'download/after-pieces.txt'));
+    await expect((async () => writer.close(plan, await renderPlan(plan, {}, writer)))()).rejects.toThrow(/download\/after-pieces\.txt in the output folder became a link .*fix: remove the link/);
+    writer.stop();
+    expect(readFileSync(outside, 'utf8')).toBe('outside\n');
+  });
+});
