@@ -158,6 +158,7 @@ export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFil
     const releaseFile = releaseFileFor(dataDir, givenReleaseFile(options, i), DEFAULT_RELEASE_FILE);
     const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
     const { release, notes } = readRelease(dataDir, info, cache, parsed);
+    mark(`plan: ${info.year} read`);
     return { dataDir, releaseFile, release, notes };
   });
   const years = new Map<number, string>();

@@ -14,6 +14,7 @@
 // must be the one checked (same length and MD5), or the build stops.
 import { createHash } from 'node:crypto';
 import { SIZE_LIMITS, readCapped } from './files.ts';
+import { sitesDigests } from './digest.ts';
 
 /** Texts read last (by MD5 and real path), newest last, and their characters in all (at most RECENT_CHARS). */
 const recent = new Map<string, string>();
@@ -39,6 +40,7 @@ function getSites(this: object): string | null {
 }
 function setSites(this: object, value: string | null): void {
   held.set(this, { value });
+  sitesDigests.delete(this);
 }
 
 /**
@@ -49,7 +51,13 @@ function setSites(this: object, value: string | null): void {
  */
 export function withSites<M extends { sites: string | null }>(record: Omit<M, 'sites'>, real: string | null, text: string | null): M {
   // A record without sites has no entry (null).
-  if (text !== null) held.set(record, real === null ? { value: text } : { real, length: text.length, md5: md5(text) });
+  if (text !== null && real === null) held.set(record, { value: text });
+  else if (text !== null) {
+    const checked = { real: real!, length: text.length, md5: md5(text) };
+    held.set(record, checked);
+    // The digest's stand-in for the text (dataset/digest.ts): what a text read again is checked against.
+    sitesDigests.set(record, `md5 ${checked.md5} ${checked.length}`);
+  }
   return Object.defineProperty(record, 'sites', { get: getSites, set: setSites, enumerable: true, configurable: true }) as M;
 }
 
