@@ -24,6 +24,11 @@ const digests = new WeakMap<Matrix, string>();
  */
 export const sitesDigests = new WeakMap<object, string>();
 
+/** Whether a record has binding sites, without reading a BED file held by its file (sitesDigests): the plan asks
+ *  this of every record three times (the sites' pages, their BED files, the edge indexes), each read and checked
+ *  all 281 files of the shipped 2024 release again. */
+export const hasSites = (m: Matrix): boolean => sitesDigests.has(m) || m.sites !== null;
+
 /** JSON prints -0 as 0 and NaN as null; a format may print them apart (a Python float "-0.0"). */
 const exact = (_key: string, v: unknown) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `number ${Object.is(v, -0) ? '-0' : v}` : v);
 

@@ -7,6 +7,7 @@ import { deserialize, serialize } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../generator/dataset/curated.ts';
 import type { ReleaseInfo } from '../../generator/dataset/types.ts';
+import { hasSites, matrixDigest } from '../../generator/dataset/digest.ts';
 import { makeRelease } from '../support/fixtures.ts';
 
 const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
@@ -26,6 +27,24 @@ function release(edit?: (bed: string) => void) {
 }
 
 describe('binding sites read from their file (dataset/sites.ts)', () => {
+  it('are told present, and digested, from the text as checked, without reading the file', () => {
+    const { bed, m, none } = release();
+    const text = readFileSync(bed, 'utf8');
+    // Gone: asking for the text would fail; whether there is one and the digest do not ask.
+    rmSync(bed);
+    expect([hasSites(m), hasSites(none)]).toEqual([true, false]);
+    const digest = matrixDigest(m);
+    expect(() => m.sites).toThrow();
+    // Other sites set (the text held): told present from it, digested from it.
+    writeFileSync(bed, text);
+    const held = release().m;
+    held.sites = `${text}chr1\t1\t2\n`;
+    expect(hasSites(held)).toBe(true);
+    expect(matrixDigest(held)).not.toBe(digest);
+    held.sites = null;
+    expect(hasSites(held)).toBe(false);
+  });
+
   it('gives the file\'s text each time, copied whole by the records\' clones and the wire', () => {
     const { bed, m, none } = release();
     const text = readFileSync(bed, 'utf8');
