@@ -32,6 +32,12 @@ export const hasSites = (m: Matrix): boolean => sitesDigests.has(m) || m.sites !
 /** JSON prints -0 as 0 and NaN as null; a format may print them apart (a Python float "-0.0"). */
 const exact = (_key: string, v: unknown) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `number ${Object.is(v, -0) ? '-0' : v}` : v);
 
+/** A record's digest as an earlier build computed it, for a record it kept unchanged (dataset/official/index.ts: a
+ *  kept merge), so that it is not computed again. Only for a record whose every field is as it was then. */
+export function knownDigest(m: Matrix, digest: string): void {
+  digests.set(m, digest);
+}
+
 export function matrixDigest(m: Matrix): string {
   let d = digests.get(m);
   if (d === undefined) {

@@ -7,7 +7,7 @@ import { DatasetError, ProblemList } from '../diagnostics.ts';
 import { ReleaseFolder } from '../files.ts';
 import { readText } from '../text.ts';
 import type { Matrix, ReleaseInfo } from '../types.ts';
-import { hash128, pfmDigest } from '../digest.ts';
+import { hash128, knownDigest, matrixDigest, pfmDigest } from '../digest.ts';
 import { detect, type Detected } from './detect.ts';
 import { mergeOfficial, releaseYear, type OfficialRelease, type OlderRelease, type ParsedBundle } from './merge.ts';
 import { parseJasparBundle, parseMeme, parseMetadata, parseTransfac, type MetadataRow } from './parse.ts';
@@ -56,6 +56,9 @@ interface Merged {
   /** For each matrix, whether its counts are the older release's alone: no bundle of the folder holds its version
    *  (official/merge.ts mergeOne: then its counts are taken as they are, nothing is checked against them). */
   alone: boolean[];
+  /** For each matrix, its digest (dataset/digest.ts: kept with the generator's sources, which make it): a rebuild's plan
+   *  asks every record's, 4,572 of them JASPAR 2026's. */
+  digests: string[];
 }
 
 /**
@@ -64,8 +67,8 @@ interface Merged {
  * counts); null (merge again) when other counts changed: the merge checks the bundles' against them.
  */
 function patched(kept: Merged, older: OlderRelease | undefined): Matrix[] | null {
-  if (!older) return kept.older.every((d) => d === null) ? kept.matrices : null;
-  const byId = new Map(older.release.matrices.map((m) => [m.matrixId, m]));
+  if (!older && !kept.older.every((d) => d === null)) return null;
+  const byId = new Map((older?.release.matrices ?? []).map((m) => [m.matrixId, m]));
   let matrices = kept.matrices;
   for (let i = 0; i < kept.matrices.length; i++) {
     if (kept.older[i] === null) continue;
@@ -76,6 +79,8 @@ function patched(kept: Merged, older: OlderRelease | undefined): Matrix[] | null
     if (matrices === kept.matrices) matrices = [...kept.matrices];
     matrices[i] = { ...kept.matrices[i], pfm: now.pfm };
   }
+  // The records taken as they were have the digests they had (a patched one is another object: computed).
+  for (let i = 0; i < kept.matrices.length; i++) if (matrices[i] === kept.matrices[i]) knownDigest(matrices[i], kept.digests[i]);
   return matrices;
 }
 
@@ -92,6 +97,7 @@ function merged(made: OfficialRelease, older: OlderRelease | undefined, bundles:
       return o === undefined ? null : pfmDigest(o.pfm);
     }),
     alone: matrices.map((m) => !inBundles.has(m.matrixId)),
+    digests: matrices.map(matrixDigest),
   };
 }
 
