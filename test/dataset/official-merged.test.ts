@@ -81,6 +81,16 @@ describe('a merge of download files kept between builds', () => {
     expect(rebuild().made).toEqual(expect.arrayContaining(['official merged', 'official']));
   });
 
+  it('is not taken when what is kept under its key is not a merge (a file written over): read from the files', () => {
+    const key = [...kept.keys()].find((k) => k.startsWith('official merged\0'))!;
+    for (const value of ['not a merge', { matrices: [], notes: [], older: [null], alone: [], digests: [] }]) {
+      kept = new Map([...kept].map(([k, v]) => [k, k === key ? value : v]));
+      // Read as without anything kept (rebuild compares), and the merge kept again in its place.
+      rebuild();
+      expect((kept.get(key) as { matrices: unknown[] }).matrices).toHaveLength(3);
+    }
+  });
+
   it('is not taken when the older release changes counts the merge checks: the problem is found as without it', () => {
     addToFirstCount(path.join(dir2024, 'matrices', 'MA0004.1.jaspar'));
     const parsed = new ParsedFiles(kept, hashOf, 4096);

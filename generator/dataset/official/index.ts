@@ -38,7 +38,7 @@ export function readOfficial(dir: string, info: ReleaseInfo, found: Detected = d
   const key = parsed && problems.size === 0 ? mergedKey(dir, info, found, older, (file) => parsed.hashFor(real(file))) : null;
   if (key === null) return readFiles(dir, info, found, older, parsed, folder, real, problems);
   const kept = parsed!.kept<Merged>(key);
-  const matrices = kept && patched(kept, older);
+  const matrices = kept === undefined ? null : patched(kept, older);
   if (matrices) return { release: { info, matrices }, notes: kept!.notes };
   let bundles: ParsedBundle[] = [];
   const made = readFiles(dir, info, found, older, parsed, folder, real, new ProblemList(), (read) => (bundles = read));
@@ -67,6 +67,10 @@ interface Merged {
  * counts); null (merge again) when other counts changed: the merge checks the bundles' against them.
  */
 function patched(kept: Merged, older: OlderRelease | undefined): Matrix[] | null {
+  // Written by another build of the same sources, but read from a file anyone may have written over: not of this
+  // shape, it is not used.
+  const n = Array.isArray(kept?.matrices) ? kept.matrices.length : -1;
+  if (!Array.isArray(kept?.notes) || ![kept.older, kept.alone, kept.digests].every((a) => Array.isArray(a) && a.length === n)) return null;
   if (!older && !kept.older.every((d) => d === null)) return null;
   const byId = new Map((older?.release.matrices ?? []).map((m) => [m.matrixId, m]));
   let matrices = kept.matrices;
