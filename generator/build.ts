@@ -13,7 +13,7 @@ import { readReleaseInfo, readReleaseText } from './dataset/release-yaml.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
 import type { Matrix, Release, ReleaseInfo } from './dataset/types.ts';
 import { DatasetError } from './dataset/diagnostics.ts';
-import { matrixDigest } from './dataset/digest.ts';
+import { hasSites, matrixDigest } from './dataset/digest.ts';
 import { grouped } from './dataset/numbers.ts';
 import type { Resource } from './formats/types.ts';
 import { FORMATS, FORMAT_IDS } from './formats/registry.ts';
@@ -158,6 +158,7 @@ export function readReleases(options: Pick<BuildOptions, 'dataDir' | 'releaseFil
     const releaseFile = releaseFileFor(dataDir, givenReleaseFile(options, i), DEFAULT_RELEASE_FILE);
     const info = readReleaseInfo(readReleaseText(releaseFile), (t) => yaml.load(t), releaseFile);
     const { release, notes } = readRelease(dataDir, info, cache, parsed);
+    mark(`plan: ${info.year} read`);
     return { dataDir, releaseFile, release, notes };
   });
   const years = new Map<number, string>();
@@ -364,7 +365,7 @@ function planRelease(target: PlanTarget, release: Release, options: ReleasePlanO
   }
   for (const m of release.matrices) {
     if (!compact) target.addLogo(m);
-    if (m.sites !== null) target.add(outputFile(sitesPath(m.matrixId)), sitesFile(m));
+    if (hasSites(m)) target.add(outputFile(sitesPath(m.matrixId)), sitesFile(m));
   }
   mark(`${at} tasks and logos claimed`);
   target.add(outputFile(errorPaths.notFound), NOT_FOUND);
@@ -436,7 +437,7 @@ function planElsewhere(plan: OutputPlan, main: Release, others: Release[], base:
       elsewhere[m.matrixId] = release.info.year;
       dirs.add(detailDir(layout, m.matrixId));
       target.addLogo(m);
-      if (m.sites !== null) target.add(outputFile(sitesPath(m.matrixId)), sitesFile(m));
+      if (hasSites(m)) target.add(outputFile(sitesPath(m.matrixId)), sitesFile(m));
       if (!own.has(m.baseId) && elsewhere[m.baseId] === undefined) {
         elsewhere[m.baseId] = release.info.year;
         dirs.add(detailDir(layout, m.baseId)).add(versionsDir(layout, m.baseId));

@@ -11,7 +11,7 @@ import { DatasetError, ProblemList } from './diagnostics.ts';
 import { ReleaseFolder } from './files.ts';
 import { parseJson, type JsonNode } from './json.ts';
 import { readBed } from './bed.ts';
-import { withSites } from './sites.ts';
+import { checkSites, withSites, type SitesChecked } from './sites.ts';
 import { FORBIDDEN_CHARACTER, IDENTIFIER, MATRIX_ID, MAX_COUNT, aboveMaxCount, countProblem, plain, q, readText } from './text.ts';
 import { pyFixed } from './numbers.ts';
 import type { ParsedFiles } from './parsed-files.ts';
@@ -134,8 +134,8 @@ export function loadRelease(dataDir: string, info: ReleaseInfo, parsed?: ParsedF
     if (precise) {
       pfm = checkNoninteger(precise, counts, id, problems) ?? counts;
     }
-    let sites: string | null = null;
-    if (bedFile) sites = parsed ? parsed.bed(realIn(folder, 'sites', bedFile), () => readBed(bedFile, rel(bedFile), problems, folder)) : readBed(bedFile, rel(bedFile), problems, folder);
+    let sites: string | SitesChecked | null = null;
+    if (bedFile) sites = parsed ? parsed.bed(realIn(folder, 'sites', bedFile), () => readBed(bedFile, rel(bedFile), problems, folder), checkSites) : readBed(bedFile, rel(bedFile), problems, folder);
 
     const record: Omit<Matrix, 'sites'> = {
       matrixId: id,

@@ -15,8 +15,28 @@ import { BASES, type Matrix, type Pfm } from './types.ts';
 
 const digests = new WeakMap<Matrix, string>();
 
+/**
+ * Records whose binding sites are read from their file when asked (dataset/sites.ts withSites), with what stands
+ * for their text in the digest: its MD5 and length, taken when the file was read and checked (a text read again
+ * must have them). Asking for the text to hash it read all 281 BED files of the shipped 2024 release again, and
+ * hashed their 9.8 million characters, in every rebuild's plan: 0.26 + 0.15 s of its 0.8 s of digests (profile
+ * at load 10). A WeakMap here, not in sites.ts: this module is bundled into the Cloudflare Worker, without node:crypto.
+ */
+export const sitesDigests = new WeakMap<object, string>();
+
+/** Whether a record has binding sites, without reading a BED file held by its file (sitesDigests): the plan asks
+ *  this of every record three times (the sites' pages, their BED files, the edge indexes), each read and checked
+ *  all 281 files of the shipped 2024 release again. */
+export const hasSites = (m: Matrix): boolean => sitesDigests.has(m) || m.sites !== null;
+
 /** JSON prints -0 as 0 and NaN as null; a format may print them apart (a Python float "-0.0"). */
 const exact = (_key: string, v: unknown) => (typeof v === 'number' && (Object.is(v, -0) || !Number.isFinite(v)) ? `number ${Object.is(v, -0) ? '-0' : v}` : v);
+
+/** A record's digest as an earlier build computed it, for a record it kept unchanged (dataset/official/index.ts: a
+ *  kept merge), so that it is not computed again. Only for a record whose every field is as it was then. */
+export function knownDigest(m: Matrix, digest: string): void {
+  digests.set(m, digest);
+}
 
 export function matrixDigest(m: Matrix): string {
   let d = digests.get(m);
@@ -26,8 +46,12 @@ export function matrixDigest(m: Matrix): string {
     // of the digests' cost (0.3 s of a rebuild's plan at load).
     // The counts hashed as numbers, not printed: JSON printed 1.8 million characters of counts for the
     // shipped releases' 9,850 records, about a third of the digests' cost (0.28 s of a rebuild's plan at load 8).
-    const { row: _row, sites, pfm, ...record } = m;
-    d = hash128(`${exactJson(record)}\0${pfmDigest(pfm)}\0${sites === null ? 'no sites' : hash128(sites)}`);
+    // Every field but these three, in the record's order, as a rest pattern would take them: `sites` not read.
+    const record: Record<string, unknown> = {};
+    for (const key of Object.keys(m)) if (key !== 'row' && key !== 'sites' && key !== 'pfm') record[key] = m[key as keyof Matrix];
+    let sites = sitesDigests.get(m);
+    if (sites === undefined) sites = m.sites === null ? 'no sites' : hash128(m.sites);
+    d = hash128(`${exactJson(record)}\0${pfmDigest(m.pfm)}\0${sites}`);
     digests.set(m, d);
   }
   return d;

@@ -14,6 +14,13 @@
 // must be the one checked (same length and MD5), or the build stops.
 import { createHash } from 'node:crypto';
 import { SIZE_LIMITS, readCapped } from './files.ts';
+import { sitesDigests } from './digest.ts';
+
+/** What a text read again must be (a file's as checked): its length and MD5. */
+export interface SitesChecked {
+  length: number;
+  md5: string;
+}
 
 /** Texts read last (by MD5 and real path), newest last, and their characters in all (at most RECENT_CHARS). */
 const recent = new Map<string, string>();
@@ -22,6 +29,9 @@ let recentChars = 0;
 const RECENT_CHARS = 4 << 20;
 
 const md5 = (text: string) => createHash('md5').update(text).digest('base64');
+
+/** A checked text's length and MD5 (kept by parsed-files.ts in its place). */
+export const checkSites = (text: string): SitesChecked => ({ length: text.length, md5: md5(text) });
 
 /** A record's sites: a file's text as checked (read again when asked), or a value held; none: null. */
 type Held = { real: string; length: number; md5: string } | { value: string | null };
@@ -39,17 +49,26 @@ function getSites(this: object): string | null {
 }
 function setSites(this: object, value: string | null): void {
   held.set(this, { value });
+  sitesDigests.delete(this);
 }
 
 /**
  * The record with `sites`: the text of the BED file at the real path `real` (text: what readBed made of
- * it, or an earlier build kept), read from the file when asked instead of held; null without a file.
+ * it, or its length and MD5 as an earlier build checked it: parsed-files.ts), read from the file when
+ * asked instead of held; null without a file.
  * Setting `sites` holds the value set, as a plain property would. Without a real path (a folder not on
  * disk) the text is held.
  */
-export function withSites<M extends { sites: string | null }>(record: Omit<M, 'sites'>, real: string | null, text: string | null): M {
+export function withSites<M extends { sites: string | null }>(record: Omit<M, 'sites'>, real: string | null, text: string | SitesChecked | null): M {
   // A record without sites has no entry (null).
-  if (text !== null) held.set(record, real === null ? { value: text } : { real, length: text.length, md5: md5(text) });
+  if (typeof text === 'string' && real === null) held.set(record, { value: text });
+  else if (text !== null) {
+    if (real === null) throw new Error(`${(record as { matrixId?: string }).matrixId}: binding sites known by their MD5 only need their file`);
+    const checked = { real, ...(typeof text === 'string' ? checkSites(text) : text) };
+    held.set(record, checked);
+    // The digest's stand-in for the text (dataset/digest.ts): what a text read again is checked against.
+    sitesDigests.set(record, `md5 ${checked.md5} ${checked.length}`);
+  }
   return Object.defineProperty(record, 'sites', { get: getSites, set: setSites, enumerable: true, configurable: true }) as M;
 }
 

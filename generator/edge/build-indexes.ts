@@ -1,6 +1,7 @@
 // Writes the edge handler's indexes (indexes.ts) from the release, at build
 // time. Plain JSON without spaces: the handler parses each once per instance.
 import type { Release, ReleaseInfo } from '../dataset/types.ts';
+import { hasSites } from '../dataset/digest.ts';
 import type { Layout } from '../routes/shard.ts';
 import type { LinkStyle } from '../routes/urls.ts';
 import { filterValues, listOrder } from '../plan/views.ts';
@@ -34,7 +35,7 @@ export function edgeIndexFiles(release: Release, base: string, layout: Layout, {
     ...(unmirrored.length > 0 ? { unmirrored } : {}),
     rows: ordered.map((m) => [
       m.matrixId, m.name, m.collection, m.baseId, m.version, m.taxGroup, m.tfClass, m.tfFamily, m.dataType,
-      m.species.map((s) => s.taxId), m.sites !== null ? 1 : 0, m.row,
+      m.species.map((s) => s.taxId), hasSites(m) ? 1 : 0, m.row,
     ]),
   };
   const matrices: EdgeMatrices = {

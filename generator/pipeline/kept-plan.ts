@@ -17,7 +17,7 @@
 // previous build's: a task's signature is made of nothing else. Such a rebuild takes the previous build's
 // signatures as its own and asks each task only whether it shows a changed record: computing and hashing
 // 47,800 signatures was 0.11-0.15 s of a one-count rebuild's plan (profile at load 8).
-import { hash128, matrixDigest } from '../dataset/digest.ts';
+import { hasSites, hash128, matrixDigest } from '../dataset/digest.ts';
 import type { Matrix, Release } from '../dataset/types.ts';
 import type { PlanPart, Task, TaskFilter } from './output-plan.ts';
 
@@ -50,7 +50,7 @@ export interface KeptPlanData {
  */
 export function recordShape(m: Matrix): string {
   const taxIds = m.species.map((s) => s.taxId ?? '').join(',');
-  return hash128(`${m.matrixId}\0${m.baseId}\0${m.version}\0${m.collection}\0${m.name}\0${m.taxGroup}\0${taxIds}\0${m.sites === null ? 'no sites' : 'sites'}`);
+  return hash128(`${m.matrixId}\0${m.baseId}\0${m.version}\0${m.collection}\0${m.name}\0${m.taxGroup}\0${taxIds}\0${hasSites(m) ? 'sites' : 'no sites'}`);
 }
 
 /** The parts as their tasks are rendered (schedule.ts renderedPart: the notes on the other releases and the folder older

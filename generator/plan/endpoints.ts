@@ -4,7 +4,7 @@
 // answered by the filtered matrix lists) and the binding sites of a matrix.
 import type { Matrix, Release, ReleaseInfo } from '../dataset/types.ts';
 import { JASPAR_RELEASES, type JasparRelease } from '../dataset/releases.ts';
-import { matrixDigest } from '../dataset/digest.ts';
+import { hasSites, matrixDigest } from '../dataset/digest.ts';
 import type { FormatId } from '../formats/registry.ts';
 import { PyFloat, type Json, type Link, type Nav, type Resource } from '../formats/types.ts';
 import { formatLinks, navRoot, pagesNav, type PlannedResource } from './resources.ts';
@@ -263,7 +263,7 @@ function siteJson(line: string): { [key: string]: Json } {
 /** /api/v1/sites/<matrix_id>/ for every matrix the release has binding sites for; their pages link the matrix's folder in the site's layout. */
 export function planSites(release: Release, base: string, layout: Layout): PlannedResource[] {
   return release.matrices
-    .filter((m): m is Matrix & { sites: string } => m.sites !== null)
+    .filter((m): m is Matrix & { sites: string } => hasSites(m))
     .sort((a, b) => (a.matrixId < b.matrixId ? -1 : 1))
     .map((m) => {
       const dir = sitesApiDir(m.matrixId);

@@ -11,7 +11,7 @@ import {
   versionsDir, versionsUrl, basePathOf, apiPageUrl, queryString, ROUTES, type FilterKey, type Filters, type LinkStyle,
 } from '../routes/urls.ts';
 import { filterValues, listOrder, listViews } from './views.ts';
-import { digestsOf, hash128, matrixDigest } from '../dataset/digest.ts';
+import { digestsOf, hasSites, hash128, matrixDigest } from '../dataset/digest.ts';
 
 import { VIEW_FORMAT_SIZES } from '../routes/table.ts';
 /** The formats of a list view page at a page size. */
@@ -114,7 +114,7 @@ export function detailBody(m: Matrix, base: string, layout: Layout, links: LinkS
     collection: m.collection,
     sequence_logo: logoUrl(base, layout, m.matrixId),
     versions_url: versionsUrl(base, m.baseId, links, layout),
-    sites_url: m.sites !== null ? sitesUrl(base, m.matrixId) : null,
+    sites_url: hasSites(m) ? sitesUrl(base, m.matrixId) : null,
     pfm: { A: floats(m.pfm.A), C: floats(m.pfm.C), G: floats(m.pfm.G), T: floats(m.pfm.T) },
     class: m.tfClass,
     family: m.tfFamily,

@@ -401,7 +401,8 @@ const KEPT_FRAME_ENTRIES = 512;
 function readFrame(fd: number, at: { offset: number }): Buffer {
   const length = Buffer.alloc(4);
   if (readSync(fd, length, 0, 4, at.offset) !== 4) throw new Error('truncated');
-  const bytes = Buffer.alloc(length.readUInt32LE(0));
+  // Not zero-filled: every byte is read into it (or the read throws). 23 MB of bulk records, 17 MB of parsed files a rebuild.
+  const bytes = Buffer.allocUnsafe(length.readUInt32LE(0));
   for (let got = 0; got < bytes.length; ) {
     const n = readSync(fd, bytes, got, bytes.length - got, at.offset + 4 + got);
     if (n === 0) throw new Error('truncated');

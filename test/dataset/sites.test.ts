@@ -7,6 +7,9 @@ import { deserialize, serialize } from 'node:v8';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRelease } from '../../generator/dataset/curated.ts';
 import type { ReleaseInfo } from '../../generator/dataset/types.ts';
+import { hasSites, matrixDigest } from '../../generator/dataset/digest.ts';
+import { ParsedFiles } from '../../generator/dataset/parsed-files.ts';
+import { createHash } from 'node:crypto';
 import { makeRelease } from '../support/fixtures.ts';
 
 const INFO: ReleaseInfo = { name: 'JASPAR 2024', year: 2024, transfacFrom: 'From JASPAR', memeUrl: 'http://jaspar.genereg.net/matrix/{matrix_id}', number: 10, citation: '', license: '', collections: [], olderVersions: null };
@@ -26,6 +29,45 @@ function release(edit?: (bed: string) => void) {
 }
 
 describe('binding sites read from their file (dataset/sites.ts)', () => {
+  it('kept by an earlier build as their length and MD5 (parsed-files.ts): the file\'s text, checked against them', () => {
+    const dir = makeRelease(['MA0014.2', 'MA0004.1']);
+    made.push(dir);
+    const bed = path.join(dir, 'sites', 'MA0014.2.bed');
+    const text = readFileSync(bed, 'utf8');
+    const hashOf = (real: string) => createHash('sha1').update(readFileSync(real)).digest('hex');
+    const first = new ParsedFiles(new Map(), hashOf);
+    const digest = matrixDigest(loadRelease(dir, INFO, first).matrices.find((x) => x.matrixId === 'MA0014.2')!);
+    // What is kept for the file is not its text.
+    const kept = first.toKeep()!;
+    const entry = [...kept].find(([key]) => key.startsWith('bed\0'))![1];
+    expect(entry).toEqual({ length: text.length, md5: expect.any(String) });
+    const m = loadRelease(dir, INFO, new ParsedFiles(kept, hashOf)).matrices.find((x) => x.matrixId === 'MA0014.2')!;
+    expect(matrixDigest(m)).toBe(digest);
+    // Another text of the same length under the kept hash (a file changed after it was hashed): the build stops.
+    writeFileSync(bed, text.replace(/chr/, 'CHR'));
+    expect(() => m.sites).toThrow(/changed while the site was built/);
+    writeFileSync(bed, text);
+    expect(m.sites).toBe(text);
+  });
+
+  it('are told present, and digested, from the text as checked, without reading the file', () => {
+    const { bed, m, none } = release();
+    const text = readFileSync(bed, 'utf8');
+    // Gone: asking for the text would fail; whether there is one and the digest do not ask.
+    rmSync(bed);
+    expect([hasSites(m), hasSites(none)]).toEqual([true, false]);
+    const digest = matrixDigest(m);
+    expect(() => m.sites).toThrow();
+    // Other sites set (the text held): told present from it, digested from it.
+    writeFileSync(bed, text);
+    const held = release().m;
+    held.sites = `${text}chr1\t1\t2\n`;
+    expect(hasSites(held)).toBe(true);
+    expect(matrixDigest(held)).not.toBe(digest);
+    held.sites = null;
+    expect(hasSites(held)).toBe(false);
+  });
+
   it('gives the file\'s text each time, copied whole by the records\' clones and the wire', () => {
     const { bed, m, none } = release();
     const text = readFileSync(bed, 'utf8');
