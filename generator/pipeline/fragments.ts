@@ -17,13 +17,20 @@
 // the file does not hold come back to the main thread with each batch (pool.ts), which spools them
 // (an unlinked file: a build that fails leaves nothing) and, once the build's state is saved, appends
 // them to the file (or writes it anew under another salt).
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { spoolDir, stateDir } from '../write/state.ts';
 
 const HEADER = 'jaspar fragments 1\n';
 const TRAILER_MAGIC = 0x3167_6672; // "rfg1"
 const TRAILER_BYTES = 12;
+/**
+ * The largest file kept: a worker reads it whole, and holds it and a key for each text through the render.
+ * The shipped site's is 49 MB (73,000 texts of 9,850 records); a release ten times that size would hold
+ * about 500 MB in its worker on top of its records (the 10x synthetic release's peak is 854-916 MB of the
+ * issue's 1 GB), so past this none is kept and its rebuilds render every text, as before.
+ */
+export const MAX_FRAGMENT_BYTES = 128 * 1024 * 1024;
 
 /** Where a site's fragments are kept. */
 export const fragmentFile = (outDir: string): string => path.join(stateDir(outDir), 'fragments.bin');
@@ -77,6 +84,7 @@ export class FragmentStore {
   static open(file: string, salt: string): FragmentStore {
     let bytes: Buffer;
     try {
+      if (statSync(file).size > MAX_FRAGMENT_BYTES) throw new Error('too large');
       bytes = readFileSync(file);
     } catch {
       return new FragmentStore(Buffer.alloc(0), 0, 0);
@@ -151,7 +159,8 @@ export class FragmentSpool {
 
   /** Entries (encodeFragments) a worker made. */
   add(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
+    // Past the largest file kept, nothing more is spooled (save keeps none).
+    if (bytes.length === 0 || (this.end ?? 0) + this.spooled > MAX_FRAGMENT_BYTES) return;
     if (this.fd === null) {
       // Beside the output folder (where its state goes), unlinked at once: nothing is left if the build fails.
       const spool = path.join(spoolDir(this.outDir), `.fragments-${process.pid}-${Date.now()}.spool`);
@@ -171,6 +180,11 @@ export class FragmentSpool {
     unsaved.unregister(this);
     try {
       if (!existsSync(stateDir(this.outDir))) return;
+      // Too large to keep: nothing added (a file of another salt, which no build will read, is removed).
+      if ((this.end ?? 0) + this.spooled > MAX_FRAGMENT_BYTES) {
+        if (this.end === null) rmSync(this.file, { force: true });
+        return;
+      }
       const append = this.end !== null;
       const target = append ? this.file : `${this.file}.tmp`;
       const out = openSync(target, append ? 'r+' : 'w');
