@@ -99,6 +99,11 @@ export class FragmentStore {
     return this.at.size;
   }
 
+  /** The kept file's bytes (0 when none is read). */
+  get bytesRead(): number {
+    return this.bytes.length;
+  }
+
   get(key: string): string | undefined {
     const offset = this.at.get(key);
     if (offset === undefined) return undefined;

@@ -7,7 +7,7 @@ import { parentPort } from 'node:worker_threads';
 import type { Matrix } from '../dataset/types.ts';
 import { useFragments } from '../formats/records.ts';
 import type { FormatContext } from '../formats/types.ts';
-import { FragmentStore, encodeFragments } from './fragments.ts';
+import { FragmentStore, MAX_FRAGMENT_BYTES, encodeFragments } from './fragments.ts';
 import { formatContext, renderTask } from './render.ts';
 import { decodeTask } from './wire.ts';
 import type { BatchResult, BatchTasks, WorkerInit } from './pool.ts';
@@ -22,6 +22,8 @@ const partKeys = new WeakMap<object, string>();
 /** The texts kept by the previous build (none until init says where), and those made since the last batch ended. */
 let store: FragmentStore | null = null;
 let made: [string, string][] = [];
+/** Characters reported made so far, with the kept file's bytes: past fragments.ts MAX_FRAGMENT_BYTES the main thread keeps none, and no more are sent (a 10x release's full build would encode and send about 500 MB for nothing). */
+let madeSize = 0;
 
 parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: true } | { spare: ArrayBuffer } | BatchTasks) => {
   // A batch's memory back from the main thread (pool.ts recycle).
@@ -39,11 +41,17 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array
     });
     if (init.fragments !== undefined) {
       store = init.fragments === null ? null : FragmentStore.open(init.fragments.file, init.fragments.salt);
+      madeSize = store?.bytesRead ?? 0;
       useFragments({
         record: (m) => digests.get(m),
         with: (w) => partKeys.get(w),
         get: (key) => store?.get(key),
-        made: (key, text) => void made.push([key, text]),
+        made: (key, text) => {
+          // The text that goes past is sent: the main thread, which counts bytes (at least as many), sees it go past too.
+          if (madeSize > MAX_FRAGMENT_BYTES) return;
+          madeSize += 8 + key.length + text.length;
+          made.push([key, text]);
+        },
       });
     }
     return;
