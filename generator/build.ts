@@ -36,6 +36,7 @@ import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './w
 import { KEPT_APPEND_MAX, KeptEntries, KeptSpool, keptAppend, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptAppend, type KeptKind } from './write/state.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
+import { FragmentSpool } from './pipeline/fragments.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
@@ -598,7 +599,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers }, looked, () => planned!.keep(), planned.carry);
+  // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
+  const fragments = new FragmentSpool(options.outDir, salt);
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, () => planned!.keep(), planned.carry);
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
@@ -650,6 +653,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes, notes: [...report.notes, ...archiveNotes] };
   // The mirror step writes in its scopes' download folders, and its temporary files at the root: no other folder is looked at again.
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
+  fragments.save();
   mark('state saved');
   keepHashes();
   mark('input hashes saved');

@@ -147,7 +147,7 @@ export function jsonWithLinks(json: string): string {
 }
 
 /** A list item as the response shows it (at the depth of a list's results), linked and escaped once per record. */
-const linkedItem = perItem((item) => jsonWithLinks(writeJson(item, 4, ' '.repeat(8))));
+const linkedItem = perItem((item) => jsonWithLinks(writeJson(item, 4, ' '.repeat(8))), 'api-item');
 
 function links(items: Link[], current?: string): string {
   return items
@@ -198,7 +198,7 @@ function logoImg(src: string, m: Shown, height: number, attributes = '', alt = `
 const matrixRow = perRecordWith((m: Shown, context: FormatContext) => {
   const href = escapeHtml(context.detailHref(m.matrixId));
   return `<tr><td><a href="${href}">${escapeHtml(m.matrixId)}</a></td><td>${escapeHtml(m.name)}</td><td>${listLink('collection', m.collection)}</td><td>${listLink('tax_group', m.taxGroup)}</td><td>${speciesLinks(m)}</td><td class="logo-cell"><a href="${href}" tabindex="-1">${logoImg(context.logoHref(m.matrixId), m, 60)} loading="lazy"></a></td></tr>`;
-});
+}, 'api-row');
 
 function matrixTable(resource: Resource, context: FormatContext): string {
   if (resource.kind === 'detail' || resource.matrices.length === 0) return '';

@@ -13,7 +13,7 @@ export function jasparRecord(m: Matrix): string {
   return text;
 }
 
-const jasparText = perRecord(jasparRecord);
+const jasparText = perRecord(jasparRecord, 'jaspar');
 
 export const jaspar: Format = {
   id: 'jaspar',

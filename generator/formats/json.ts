@@ -45,7 +45,7 @@ export function listJson(resource: Resource, indent: number, item: (m: Matrix, v
 }
 
 /** A list item in compact JSON, printed once per record (records.ts perItem). */
-const compactItem = perItem((value) => write(value, 0, ''));
+const compactItem = perItem((value) => write(value, 0, ''), 'json-item');
 
 /** The json and jsonp formats' text: a list's items printed once per record. */
 export const bodyJson = (resource: Resource): string => listJson(resource, 0, compactItem) ?? toJson(resource.body);

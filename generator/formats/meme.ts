@@ -27,7 +27,7 @@ export function memeRecord(m: Matrix, release: ReleaseInfo): string {
   return text;
 }
 
-const memeText = perRecordWith(memeRecord);
+const memeText = perRecordWith(memeRecord, 'meme');
 
 export const meme: Format = {
   id: 'meme',

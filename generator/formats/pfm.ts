@@ -11,7 +11,7 @@ export function pfmRecord(m: Matrix): string {
   return text;
 }
 
-const pfmText = perRecord(pfmRecord);
+const pfmText = perRecord(pfmRecord, 'pfm');
 
 export const pfm: Format = {
   id: 'pfm',

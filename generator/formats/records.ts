@@ -28,6 +28,42 @@ import type { Json } from './types.ts';
 /** False while rendering unkept. */
 let keeping = true;
 
+/**
+ * Texts kept across builds (pipeline/fragments.ts), in a render worker: a rebuild after a matrix is added
+ * or removed renders the list pages after it in every view, whose records' texts that worker would
+ * otherwise make cold (shift24: about 1 ms a task against 0.4 ms in a full build). A memo with a name
+ * looks a text up there before rendering it, and says what it made. Keys name what the text is made
+ * from: the record's digest (everything it holds but its row, which no format prints), the part's key
+ * for a second argument (the release description and layout it renders with), or a list item's fields;
+ * the store itself is only read by the generator sources and options that wrote it.
+ */
+export interface Fragments {
+  /** The record's digest (dataset/digest.ts), when known. */
+  record(m: Matrix): string | undefined;
+  /** The key of a memo's second argument (a part's release description or format context), when known. */
+  with(w: object): string | undefined;
+  get(key: string): string | undefined;
+  /** A text rendered here, for the next build. */
+  made(key: string, text: string): void;
+}
+
+let fragments: Fragments | null = null;
+
+/** Where named memos look texts up and report the texts they make (null: nowhere). */
+export function useFragments(f: Fragments | null): void {
+  fragments = f;
+}
+
+/** The text kept under key, else rendered (and reported made). */
+function fromFragments(key: string, render: () => string): string {
+  let text = fragments!.get(key);
+  if (text === undefined) {
+    text = flat(render());
+    fragments!.made(key, text);
+  }
+  return text;
+}
+
 /** render(), with the memos read but not filled. */
 export function unkept<T>(render: () => T): T {
   const was = keeping;
@@ -39,30 +75,36 @@ export function unkept<T>(render: () => T): T {
   }
 }
 
-/** render(m), made once per record. */
-export function perRecord(render: (m: Matrix) => string): (m: Matrix) => string {
+/** render(m), made once per record; name: the memo's across builds (Fragments). */
+export function perRecord(render: (m: Matrix) => string, name?: string): (m: Matrix) => string {
   const memo = new WeakMap<Matrix, string>();
   return (m) => {
     let text = memo.get(m);
     if (text === undefined) {
-      text = render(m);
-      if (keeping) memo.set(m, (text = flat(text)));
+      const digest = keeping && name !== undefined ? fragments?.record(m) : undefined;
+      if (digest !== undefined) memo.set(m, (text = fromFragments(`${name} ${digest}`, () => render(m))));
+      else {
+        text = render(m);
+        if (keeping) memo.set(m, (text = flat(text)));
+      }
     }
     return text;
   };
 }
 
-/** render(m, with), made once per record and second argument (the release description: compared by identity). */
-export function perRecordWith<W extends object>(render: (m: Matrix, w: W) => string): (m: Matrix, w: W) => string {
+/** render(m, with), made once per record and second argument (the release description: compared by identity); name: the memo's across builds (Fragments). */
+export function perRecordWith<W extends object>(render: (m: Matrix, w: W) => string, name?: string): (m: Matrix, w: W) => string {
   const memos = new WeakMap<W, WeakMap<Matrix, string>>();
   return (m, w) => {
     let memo = memos.get(w);
     let text = memo?.get(m);
     if (text === undefined) {
-      text = render(m, w);
-      if (!keeping) return text;
+      if (!keeping) return render(m, w);
       if (memo === undefined) memos.set(w, (memo = new WeakMap()));
-      memo.set(m, (text = flat(text)));
+      const digest = name !== undefined ? fragments?.record(m) : undefined;
+      const part = digest !== undefined ? fragments!.with(w) : undefined;
+      text = part !== undefined ? fromFragments(`${name} ${part} ${digest}`, () => render(m, w)) : flat(render(m, w));
+      memo.set(m, text);
     }
     return text;
   };
@@ -84,18 +126,24 @@ export function lastRecord(render: (m: Matrix) => string): (m: Matrix) => string
  * and api formats, and printing the item (escaped and linked, for api) was most of a list page's CPU.
  * Only items whose fields are all strings, numbers, booleans or null are kept.
  */
-export function perItem(render: (item: Json) => string): (m: Matrix, item: Json) => string {
+export function perItem(render: (item: Json) => string, name?: string): (m: Matrix, item: Json) => string {
   const memo = new WeakMap<Matrix, { keys: string[]; item: { [key: string]: Json }; text: string }>();
   return (m, item) => {
     const kept = memo.get(m);
     if (kept !== undefined && sameFlat(kept.keys, kept.item, item)) return kept.text;
-    const text = render(item);
-    if (!keeping || !isFlat(item)) return text;
-    const flatText = flat(text);
-    memo.set(m, { keys: Object.keys(item), item, text: flatText });
-    return flatText;
+    if (!keeping || !isFlat(item)) return render(item);
+    // Across builds by the item's fields: only an item of strings, whose JSON tells every item apart (a number's
+    // would not: -0 and 0, NaN and null print alike).
+    const text = name !== undefined && fragments !== null && allStrings(item) ? fromFragments(`${name} ${JSON.stringify(item)}`, () => render(item)) : flat(render(item));
+    memo.set(m, { keys: Object.keys(item), item, text });
+    return text;
   };
 }
+
+const allStrings = (item: { [key: string]: Json }): boolean => {
+  for (const key in item) if (typeof item[key] !== 'string') return false;
+  return true;
+};
 
 /** A plain object (not an array, not a PyFloat). */
 const isObject = (value: Json): value is { [key: string]: Json } => value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;

@@ -24,7 +24,7 @@ export function transfacRecord(m: Matrix, release: ReleaseInfo): string {
   return text;
 }
 
-const transfacText = perRecordWith(transfacRecord);
+const transfacText = perRecordWith(transfacRecord, 'transfac');
 
 export const transfac: Format = {
   id: 'transfac',

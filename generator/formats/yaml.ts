@@ -113,7 +113,7 @@ function node(value: Json, level: number, compact: boolean, inSequence: boolean,
 }
 
 /** A list's item at the top level's results (a sequence at level 0), kept per record (records.ts perItem). */
-const topItem = perItem((item) => node(item, 1, true, true));
+const topItem = perItem((item) => node(item, 1, true, true), 'yaml-item');
 
 /**
  * A string as js-yaml writes it outside flow style: plain when sure (an

@@ -7,6 +7,7 @@
 import os from 'node:os';
 import { serialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
+import { matrixDigest } from '../dataset/digest.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
 import { codeThread } from '../mirror/threads.ts';
@@ -14,6 +15,8 @@ import { codeThread } from '../mirror/threads.ts';
 export interface WorkerInit {
   /** Each release's description and folder layout (OutputPlan.parts): what the pages print and link (none for a plan of logos and files only). */
   parts?: { release: ReleaseInfo; layout: Layout }[];
+  /** The texts kept across builds (fragments.ts): the file to read (null: none to read) and the salt it must have been written with; absent: none kept. */
+  fragments?: { file: string; salt: string } | null;
 }
 
 /** A batch's tasks as the worker gets them: each task's bytes (wire.ts encodeTask) one after the other in data, each task's length in lengths. */
@@ -28,6 +31,8 @@ export interface BatchResult {
   id: number;
   data: Uint8Array;
   lengths: number[];
+  /** Records' texts the worker made that the kept ones lacked (fragments.ts encodeFragments). */
+  fragments?: Uint8Array;
   error?: string;
 }
 
@@ -60,6 +65,9 @@ export class RenderPool {
   private waiters: (() => void)[] = [];
   private failure: Error | null = null;
 
+  /** Where the texts the workers made go (fragments.ts FragmentSpool), when kept. */
+  private spool: { add(bytes: Uint8Array): void } | null = null;
+
   constructor(size: number, private readonly perWorker = 2) {
     for (let i = 0; i < size; i++) {
       // V8's default heap limits: 128/32 MB cut JASPAR 2024's peak RSS from 749 to 637 MB, but the 10x
@@ -75,6 +83,7 @@ export class RenderPool {
         this.pending.delete(m.id);
         slot.inFlight--;
         this.wake();
+        if (m.fragments !== undefined) this.spool?.add(m.fragments);
         if (m.error) p.reject(new Error(`render worker: ${m.error}`));
         else p.resolve(m);
       });
@@ -90,7 +99,9 @@ export class RenderPool {
     return this.workers.length;
   }
 
-  init(init: WorkerInit): void {
+  /** spool: where the texts the workers made go, when init.fragments says texts are kept. */
+  init(init: WorkerInit, spool?: { add(bytes: Uint8Array): void }): void {
+    this.spool = init.fragments !== undefined ? (spool ?? null) : null;
     for (const w of this.workers) w.worker.postMessage({ init });
   }
 
@@ -101,7 +112,8 @@ export class RenderPool {
    */
   define(records: [number, Matrix][]): void {
     if (records.length === 0) return;
-    const bytes = serialize(records);
+    // With each record its digest, computed by the plan already (its texts' keys across builds).
+    const bytes = serialize(records.map(([id, m]) => [id, m, matrixDigest(m)]));
     for (const w of this.workers) {
       const own = ownCopy(bytes);
       w.worker.postMessage({ records: own }, [own.buffer as ArrayBuffer]);

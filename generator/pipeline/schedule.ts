@@ -13,7 +13,8 @@ import { pfmDigest } from '../dataset/digest.ts';
 import type { Matrix } from '../dataset/types.ts';
 import { PyFloat } from '../formats/types.ts';
 import { KeyedContent, forWriter, type OutputPlan, type PlanPart, type Task, type WriteContent } from './output-plan.ts';
-import { RenderPool, defaultWorkers } from './pool.ts';
+import type { FragmentSpool } from './fragments.ts';
+import { RenderPool, defaultWorkers, type WorkerInit } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { HELD, MatrixRefs, encodeTask } from './wire.ts';
 
@@ -24,6 +25,8 @@ export interface ScheduleOptions {
   workers?: number;
   /** Workers started earlier; closed here. */
   pool?: RenderPool;
+  /** Records' texts kept across builds (fragments.ts): read by the workers, and what they make spooled. */
+  fragments?: FragmentSpool;
 }
 
 export interface ScheduleSink {
@@ -85,13 +88,14 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   // the tasks wait, and are rendered here if no more come.
   let pool: RenderPool | null = options.pool ?? (options.workers !== undefined && options.workers > 0 ? new RenderPool(options.workers) : null);
   const lazy = options.pool === undefined && options.workers === undefined;
+  const init: WorkerInit = { parts, ...(options.fragments ? { fragments: options.fragments.readable } : {}) };
   const waiting: WireTask[] = [];
   const renderHere = (wire: WireTask) => {
     const contents = renderTask(wire, contexts);
     wire.paths.forEach((rel, i) => sink.file(rel, contents[i]));
   };
   try {
-    if (pool) pool.init({ parts });
+    if (pool) pool.init(init, options.fragments);
     const refs = new MatrixRefs();
     const inFlight = new Set<Promise<void>>();
     let batch: Buffer[] = [];
@@ -148,7 +152,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         waiting.push(wire);
         if (waiting.length < WORKER_THRESHOLD) continue;
         pool = new RenderPool(defaultWorkers());
-        pool.init({ parts });
+        pool.init(init, options.fragments);
       }
       for (const w of waiting.length > 0 ? waiting.splice(0) : [wire]) {
         let bytes: Buffer | null = null;

@@ -1,10 +1,13 @@
 // A render worker: renders the tasks it is sent and returns their bytes to
 // the main thread, whose writer alone touches the output folder. It
 // rebuilds the format context and the URL layout from the data it is given.
+import { hash } from 'node:crypto';
 import { deserialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import type { Matrix } from '../dataset/types.ts';
+import { useFragments } from '../formats/records.ts';
 import type { FormatContext } from '../formats/types.ts';
+import { FragmentStore, MAX_FRAGMENT_BYTES, encodeFragments } from './fragments.ts';
 import { formatContext, renderTask } from './render.ts';
 import { decodeTask } from './wire.ts';
 import type { BatchResult, BatchTasks, WorkerInit } from './pool.ts';
@@ -12,6 +15,15 @@ import type { BatchResult, BatchTasks, WorkerInit } from './pool.ts';
 let contexts: FormatContext[] = [];
 /** The records the tasks show, by number (wire.ts MatrixRefs): each sent once, before the first task that shows it. */
 const matrices = new Map<number, Matrix>();
+/** Each record's digest (sent with it): its texts' keys across builds (formats/records.ts Fragments). */
+const digests = new WeakMap<Matrix, string>();
+/** Each part's key (its release description and layout, hashed), by its format context and release description: what a memo's second argument is. */
+const partKeys = new WeakMap<object, string>();
+/** The texts kept by the previous build (none until init says where), and those made since the last batch ended. */
+let store: FragmentStore | null = null;
+let made: [string, string][] = [];
+/** Characters reported made so far, with the kept file's bytes: past fragments.ts MAX_FRAGMENT_BYTES the main thread keeps none, and no more are sent (a 10x release's full build would encode and send about 500 MB for nothing). */
+let madeSize = 0;
 
 parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: true } | { spare: ArrayBuffer } | BatchTasks) => {
   // A batch's memory back from the main thread (pool.ts recycle).
@@ -22,11 +34,34 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array
   if ('init' in message) {
     const init = message.init;
     contexts = (init.parts ?? []).map((p) => formatContext(p.release, p.layout));
+    contexts.forEach((context, i) => {
+      const key = hash('sha1', JSON.stringify(init.parts![i]), 'base64url');
+      partKeys.set(context, key);
+      partKeys.set(context.release, key);
+    });
+    if (init.fragments !== undefined) {
+      store = init.fragments === null ? null : FragmentStore.open(init.fragments.file, init.fragments.salt);
+      madeSize = store?.bytesRead ?? 0;
+      useFragments({
+        record: (m) => digests.get(m),
+        with: (w) => partKeys.get(w),
+        get: (key) => store?.get(key),
+        made: (key, text) => {
+          // The text that goes past is sent: the main thread, which counts bytes (at least as many), sees it go past too.
+          if (madeSize > MAX_FRAGMENT_BYTES) return;
+          madeSize += 8 + key.length + text.length;
+          made.push([key, text]);
+        },
+      });
+    }
     return;
   }
   if ('records' in message) {
     // Serialized once on the main thread for every worker (pool.ts define).
-    for (const [id, m] of deserialize(message.records) as [number, Matrix][]) matrices.set(id, m);
+    for (const [id, m, digest] of deserialize(message.records) as [number, Matrix, string][]) {
+      matrices.set(id, m);
+      digests.set(m, digest);
+    }
     return;
   }
   // The batches before this message were the last to show these records (MatrixRefs.take).
@@ -43,10 +78,15 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array
       for (const content of renderTask(decodeTask(bytes, matrices), contexts)) out.add(content);
     }
     result = { id: message.id, ...out.take() };
+    if (made.length > 0) {
+      result.fragments = encodeFragments(made);
+      made = [];
+    }
   } catch (error) {
     result.error = (error as Error).stack ?? String(error);
   }
-  parentPort!.postMessage(result, result.data.byteLength > 0 ? [result.data.buffer as ArrayBuffer] : []);
+  const moved = [result.data, result.fragments].filter((b) => b !== undefined && b.byteLength > 0).map((b) => b!.buffer as ArrayBuffer);
+  parentPort!.postMessage(result, moved);
 });
 parentPort!.postMessage({ ready: true });
 

@@ -22,4 +22,14 @@ describe('an incremental rebuild', () => {
     // It keeps the previous plan too (pipeline/kept-plan.ts): its tasks that show no changed record are not planned.
     expect(result.kept).toBeGreaterThanOrEqual(1);
   }, 300_000);
+
+  it('writes what a full build writes on a render worker, which renders from the texts the previous build kept', async () => {
+    // pipeline/fragments.ts: the rebuilt folder's builds keep records' texts and read them back; the new folders' start without.
+    const r = await run(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'test/build/incremental-equals-full.ts'), '--runs', '3', '--workers', '1'], { timeout: 280_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as { cases: number; failure: string | null };
+    expect(result.failure).toBeNull();
+    expect(result.cases).toBe(3);
+  }, 300_000);
 });

@@ -13,7 +13,9 @@
 //
 // Run as a child process by incremental-equals-full.test.ts (builds block
 // the event loop); prints one JSON line: cases run, seconds, the failure.
-//   node --import tsx test/build/incremental-equals-full.ts [--runs N] [--seed S]
+//   node --import tsx test/build/incremental-equals-full.ts [--runs N] [--seed S] [--workers N]
+// With --workers, every build renders on that many worker threads, which keep records' texts across
+// builds (pipeline/fragments.ts): a rebuild then renders from the texts the previous one kept.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +26,7 @@ import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT, dataDir } from '../support/paths.ts';
 import { treeSnapshot } from '../support/tree.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '12' }, seed: { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '12' }, seed: { type: 'string' }, workers: { type: 'string', default: '0' } } });
 
 /** Matrices a case may add: another version of a base id the fixture has (MA0014.1), new base ids, another collection and taxonomic groups. */
 const EXTRA = ['MA0014.1', 'MA0001.1', 'MA0003.1', 'UN0084.1', 'MA0015.1'];
@@ -237,7 +239,7 @@ async function main(): Promise<void> {
   const release = new Release(data);
   const officialDir = mkdtempSync(path.join(os.tmpdir(), 'jaspar-inc-official-'));
   const official = new Official(officialDir);
-  const options = (outDir: string) => ({ dataDir: [data, officialDir], releaseFile: [DEFAULT_RELEASE_FILE, official.description], outDir, baseUrl: 'http://localhost:8080', workers: 0 });
+  const options = (outDir: string) => ({ dataDir: [data, officialDir], releaseFile: [DEFAULT_RELEASE_FILE, official.description], outDir, baseUrl: 'http://localhost:8080', workers: Number(values.workers) });
   const incremental = path.join(root, 'incremental');
   let cases = 0;
   // Cases whose rebuild patched an archive (mirror/archive.ts ArchivePatch: only files rewritten).
