@@ -36,7 +36,7 @@ import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './w
 import { KEPT_APPEND_MAX, KeptEntries, KeptSpool, keptAppend, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptAppend, type KeptKind } from './write/state.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
-import { FragmentSpool } from './pipeline/fragments.ts';
+import { FragmentSpool } from './write/fragments.ts';
 import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';

@@ -13,7 +13,7 @@ import { pfmDigest } from '../dataset/digest.ts';
 import type { Matrix } from '../dataset/types.ts';
 import { PyFloat } from '../formats/types.ts';
 import { KeyedContent, forWriter, type OutputPlan, type PlanPart, type Task, type WriteContent } from './output-plan.ts';
-import type { FragmentSpool } from './fragments.ts';
+import type { FragmentSink } from './fragments.ts';
 import { RenderPool, defaultWorkers, type WorkerInit } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { HELD, MatrixRefs, encodeTask } from './wire.ts';
@@ -26,7 +26,7 @@ export interface ScheduleOptions {
   /** Workers started earlier; closed here. */
   pool?: RenderPool;
   /** Records' texts kept across builds (fragments.ts): read by the workers, and what they make spooled. */
-  fragments?: FragmentSpool;
+  fragments?: FragmentSink;
 }
 
 export interface ScheduleSink {
