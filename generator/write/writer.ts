@@ -211,13 +211,7 @@ export class SiteWriter implements ScheduleSink {
     if (w.written) {
       const { report, touched } = this.open_();
       report.changed?.add(rel);
-      // A new file (or folder on its way) changes the mtime of the folders it is created in.
-      if (touched) for (let dir = rel; dir.includes('/'); ) {
-        dir = dir.slice(0, dir.lastIndexOf('/'));
-        if (touched.has(dir)) break;
-        touched.add(dir);
-      }
-      touched?.add('');
+      if (touched) touchFolders(touched, rel);
     }
     shown.add(1, w.written ? 1 : 0);
   }
@@ -239,12 +233,7 @@ export class SiteWriter implements ScheduleSink {
     if (target === null) thread.write(rel, bytes, slot);
     else thread.link(rel, target, slot, this.next.records.slot(target, false));
     report.changed?.add(rel);
-    if (touched) for (let d = rel; d.includes('/'); ) {
-      d = d.slice(0, d.lastIndexOf('/'));
-      if (touched.has(d)) break;
-      touched.add(d);
-    }
-    touched?.add('');
+    if (touched) touchFolders(touched, rel);
     shown.add(1, 1);
   }
 
@@ -419,4 +408,14 @@ export class SiteWriter implements ScheduleSink {
     next.report = report;
     saveState(root, next);
   }
+}
+
+/** A new file (or folder on its way) changes the mtime of the folders it is created in: rel's folders, up to the root (''), noted touched. */
+function touchFolders(touched: Set<string>, rel: string): void {
+  for (let dir = rel; dir.includes('/'); ) {
+    dir = dir.slice(0, dir.lastIndexOf('/'));
+    if (touched.has(dir)) break;
+    touched.add(dir);
+  }
+  touched.add('');
 }
