@@ -11,6 +11,7 @@ import { matrixDigest } from '../dataset/digest.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
 import { codeThread } from '../mirror/threads.ts';
+import type { FragmentSink } from './fragments.ts';
 
 export interface WorkerInit {
   /** Each release's description and folder layout (OutputPlan.parts): what the pages print and link (none for a plan of logos and files only). */
@@ -66,7 +67,7 @@ export class RenderPool {
   private failure: Error | null = null;
 
   /** Where the texts the workers made go (fragments.ts FragmentSpool), when kept. */
-  private spool: { add(bytes: Uint8Array): void } | null = null;
+  private spool: FragmentSink | null = null;
 
   constructor(size: number, private readonly perWorker = 2) {
     for (let i = 0; i < size; i++) {
@@ -100,7 +101,7 @@ export class RenderPool {
   }
 
   /** spool: where the texts the workers made go, when init.fragments says texts are kept. */
-  init(init: WorkerInit, spool?: { add(bytes: Uint8Array): void }): void {
+  init(init: WorkerInit, spool?: FragmentSink): void {
     this.spool = init.fragments !== undefined ? (spool ?? null) : null;
     for (const w of this.workers) w.worker.postMessage({ init });
   }
