@@ -20,6 +20,7 @@
 import { hasSites, hash128, matrixDigest } from '../dataset/digest.ts';
 import type { Matrix, Release } from '../dataset/types.ts';
 import type { PlanPart, Task, TaskFilter } from './output-plan.ts';
+import { keptViews, takeViews, type KeptViews } from '../plan/views.ts';
 
 /** What a build keeps for the next one (write/state.ts saveKept, kind "plan"). */
 export interface KeptPlanData {
@@ -37,6 +38,8 @@ export interface KeptPlanData {
   digests: [number, string[], string[], number[], string[]][];
   /** The build's profile (full, compact): which tasks it plans. */
   profile: string;
+  /** Each release's list order, filter values and views by record index (plan/views.ts keptViews), by year. */
+  views?: [number, KeptViews][];
 }
 
 /**
@@ -113,6 +116,14 @@ export class PlanShapes implements TaskFilter {
     });
     this.sameRecords = same;
     this.known = kept === null || this.sameRecords ? null : new Set(kept.tasks);
+    // Records of the previous build's shape, in its order: its list orders and views are this build's (by index).
+    if (this.sameRecords) {
+      const views = new Map(kept!.views ?? []);
+      for (const release of releases) {
+        const taken = views.get(release.info.year);
+        if (taken !== undefined) takeViews(release, taken);
+      }
+    }
   }
 
   take(task: Task, part: number): boolean {
@@ -159,6 +170,8 @@ export class PlanShapes implements TaskFilter {
     const tasks = !this.sameRecords ? this.signatures : this.kept!.parts === printed ? this.kept!.tasks : [];
     return {
       fingerprint, salt, parts: printed, tasks, contents: [...contents], profile,
+      // The previous build's when taken (the same records' places), else made from this build's views.
+      views: releases.map((r) => [r.info.year, (this.sameRecords && new Map(this.kept!.views ?? []).get(r.info.year)) || keptViews(r)]),
       digests: releases.map((r, k) => [r.info.year, r.matrices.map((m) => m.matrixId), r.matrices.map(matrixDigest), r.matrices.map((m) => m.row), this.shapes[k]]),
     };
   }

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planSite, readReleases, type BuildOptions } from '../../generator/build.ts';
 import { PlanShapes, type KeptPlanData } from '../../generator/pipeline/kept-plan.ts';
+import { filterValues, listOrder, listViews } from '../../generator/plan/views.ts';
+import type { Release } from '../../generator/dataset/types.ts';
 import { addToFirstCount, makeRelease } from '../support/fixtures.ts';
 
 const SALT = 'salt';
@@ -120,6 +122,36 @@ describe('the kept plan when every record keeps its shape', () => {
     expect(third.keep.tasks).toEqual(first.keep.tasks);
     addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), -1);
     expect(plan(third.keep).carry).toBe(true);
+  });
+
+  it('takes the previous build\'s list order, filter values and views, which are those made from the records again', () => {
+    /** A release's order, values and views, the records by id. */
+    const views = (r: Release) => ({
+      order: listOrder(r.matrices).map((m) => m.matrixId),
+      values: filterValues(r),
+      views: listViews(r).map((v) => ({ filters: v.filters, ids: v.matrices.map((m) => m.matrixId) })),
+    });
+    const first = plan(null);
+    expect(first.keep.views?.length).toBe(1);
+    addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), 1);
+    cell('MA0074.1', 7, (v) => `${v}x`);
+    const taken = readReleases(options).map((r) => r.release);
+    const shapes = new PlanShapes(first.keep, taken, 'full');
+    expect(shapes.sameRecords).toBe(true);
+    const made = readReleases(options).map((r) => views(r.release));
+    const takenViews = taken.map(views);
+    expect(takenViews).toEqual(made);
+    expect(takenViews[0].views.length).toBeGreaterThan(10);
+    // The records are this build's objects (the counts changed, not the previous build's).
+    const view = listViews(taken[0]).find((v) => v.matrices.some((m) => m.matrixId === 'MA0004.1'))!;
+    expect(view.matrices.every((m) => taken[0].matrices.includes(m))).toBe(true);
+    // Kept again as they were taken.
+    expect(shapes.toKeep('f', SALT, [], [], taken, 'full').views).toEqual(first.keep.views);
+    // Taken, not made again: an order kept reversed is the order this build has.
+    const reversed = readReleases(options).map((r) => r.release);
+    const [year, kept] = first.keep.views![0];
+    new PlanShapes({ ...first.keep, views: [[year, { ...kept, order: kept.order.slice().reverse() }]] }, reversed, 'full');
+    expect(listOrder(reversed[0].matrices).map((m) => m.matrixId)).toEqual([...made[0].order].reverse());
   });
 
   it('is not taken when a record moves between views, and then plans every task', () => {
