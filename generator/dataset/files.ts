@@ -2,7 +2,7 @@
 // links, special files and sizes, shared by the loader (what it reads) and
 // the up-to-date fingerprint (what it hashes), so that the two always see
 // the same bytes. docs/parsing-behavior.md, "Files and links", says why.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 
 const MiB = 1024 * 1024;
@@ -25,7 +25,8 @@ export type FileKind = keyof typeof SIZE_LIMITS;
 /** What a path inside the release folder names, after following links. */
 export type Entry =
   | { kind: 'missing' }
-  | { kind: 'file'; real: string; size: number }
+  /** stat: the file's own (the link's target's for a link), which the fingerprint compares with what it kept (one stat a file, not two). */
+  | { kind: 'file'; real: string; size: number; stat: Stats }
   | { kind: 'dir'; real: string }
   /** Present but not to be read: why (a phrase after "the file …") and what to do. */
   | { kind: 'refused'; why: string; fix: string };
@@ -94,7 +95,7 @@ export class ReleaseFolder {
     }
     const target = own.isSymbolicLink() ? safeStat(real) : own;
     if (target === null) return { kind: 'refused', why: 'cannot be read', fix: 'make it a readable file, or remove it' };
-    if (target.isFile()) return { kind: 'file', real, size: target.size };
+    if (target.isFile()) return { kind: 'file', real, size: target.size, stat: target };
     if (target.isDirectory()) return { kind: 'dir', real };
     return { kind: 'refused', why: `is ${specialKind(target)}, not a regular file`, fix: 'replace it with a regular file, or remove it' };
   }
