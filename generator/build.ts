@@ -37,7 +37,7 @@ import { KEPT_APPEND_MAX, KeptEntries, KeptSpool, keptAppend, readInputHashes, r
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { FragmentSpool } from './write/fragments.ts';
-import { fileKey, renderPlan, type ScheduleOptions } from './pipeline/schedule.ts';
+import { fileKey, renderAhead, renderPlan, type Ahead, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
@@ -503,7 +503,18 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
-async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false): Promise<WriteReport> {
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false, state?: BuildState | null): Promise<WriteReport> {
+  // The tasks the folder look cannot let be reused (their key is not the previous build's) are rendered while it runs.
+  let ahead: Ahead | undefined;
+  if (looked && state && options.salt !== undefined) {
+    let waiting = true;
+    const done = () => {
+      waiting = false;
+    };
+    looked.then(done, done);
+    ahead = await renderAhead(plan, options.salt, (first) => state.keys.get(first), () => waiting);
+    mark(`${[...ahead.values()].filter((a) => a.contents).length} tasks rendered ahead, ${ahead.size} keyed`);
+  }
   const changes = looked ? await looked : null;
   mark('folder look awaited');
   // With a file altered since the previous build (its task to be rendered again), every task is planned.
@@ -512,7 +523,7 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
   opened?.();
   mark('kept entries saved');
   try {
-    const counts = await renderPlan(plan, options, writer);
+    const counts = await renderPlan(plan, { ...options, ahead }, writer);
     mark('rendered');
     const report = writer.close(plan, counts);
     mark('writer closed (pruned)');
@@ -601,7 +612,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
   // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
   const fragments = new FragmentSpool(options.outDir, salt);
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, () => planned!.keep(), planned.carry);
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, () => planned!.keep(), planned.carry, state);
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
