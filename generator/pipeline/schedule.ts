@@ -199,6 +199,9 @@ function renderingOf(plan: OutputPlan, salt: string | undefined) {
 
 /** Contents rendered ahead at most (UTF-8 bytes, about): they are held until the writer takes them. */
 const AHEAD_BYTES = 16 << 20;
+/** Tasks keyed ahead at most: each entry is held until the render (a rebuild of the 10x synthetic release has
+ *  600,000 tasks, and its peak RSS little room under 1 GB). */
+const AHEAD_TASKS = 50_000;
 /** Milliseconds of work between two turns of the event loop (one lets the folder look's end be seen). */
 const AHEAD_SLICE_MS = 5;
 
@@ -209,7 +212,7 @@ const AHEAD_SLICE_MS = 5;
  * would let be reused; renderPlan then takes both (ScheduleOptions ahead). A one-count rebuild's plan
  * ended about 0.1 s before the look (quiet), then rendered its 76 tasks on this thread (0.36 s) once the
  * writer was open: they are now rendered in that wait. At most WORKER_THRESHOLD tasks (a larger render
- * goes to the workers) and AHEAD_BYTES of contents, held until written.
+ * goes to the workers) and AHEAD_BYTES of contents, held until written; at most AHEAD_TASKS keyed.
  */
 export async function renderAhead(plan: OutputPlan, salt: string, previousKey: (first: string) => string | undefined, waiting: () => boolean): Promise<Ahead> {
   const ahead: Ahead = new Map();
@@ -222,7 +225,7 @@ export async function renderAhead(plan: OutputPlan, salt: string, previousKey: (
       await new Promise<void>((resolve) => setImmediate(resolve));
       slice = performance.now();
     }
-    if (!waiting()) break;
+    if (!waiting() || ahead.size >= AHEAD_TASKS) break;
     const task = plan.tasks[i];
     if (task === null) continue;
     const paths = task.paths;
