@@ -504,9 +504,10 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
 async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false, state?: BuildState | null): Promise<WriteReport> {
-  // The tasks the folder look cannot let be reused (their key is not the previous build's) are rendered while it runs.
+  // The tasks the folder look cannot let be reused (their key is not the previous build's) are rendered while it
+  // runs, on this thread: not when workers were asked for (renderPlan would send every task to them).
   let ahead: Ahead | undefined;
-  if (looked && state && options.salt !== undefined) {
+  if (looked && state && options.salt !== undefined && !options.workers && !options.pool) {
     let waiting = true;
     const done = () => {
       waiting = false;
