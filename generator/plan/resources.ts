@@ -105,6 +105,23 @@ export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'b
   };
 }
 
+/**
+ * listItem, one object a record while the base URL, layout and link style stay: a record is on dozens of list
+ * pages (every view it is in, at every page size) and its versions', which a worker builds one after the other
+ * (pipeline/render.ts), and the formats print an item once a record when it is the one they printed before
+ * (formats/records.ts perItem: compared by identity first, then field by field). A list body is never changed
+ * once built, so its items may be shared. The layout is compared by its fields: a worker gets each task's
+ * view head (its layout with it) as a copy of its own.
+ */
+function shownItem(m: Matrix, base: string, layout: Layout, links: LinkStyle): Json {
+  const kept = shownItems.get(m);
+  if (kept !== undefined && kept.base === base && kept.links === links && kept.layout.shard === layout.shard && kept.layout.idFolders === layout.idFolders && kept.layout.logos === layout.logos) return kept.item;
+  const item = listItem(m, base, layout, links);
+  shownItems.set(m, { base, layout: { ...layout }, links, item });
+  return item;
+}
+const shownItems = new WeakMap<Matrix, { base: string; layout: Layout; links: LinkStyle; item: Json }>();
+
 export function detailBody(m: Matrix, base: string, layout: Layout, links: LinkStyle = 'query'): Json {
   const body: { [key: string]: Json } = {
     matrix_id: m.matrixId,
@@ -252,7 +269,7 @@ class BaseIdResource implements PlannedResource {
     }
     return {
       kind: 'versions',
-      body: { count: versions.length, results: versions.map((v) => listItem(v, base, layout, links)) },
+      body: { count: versions.length, results: versions.map((v) => shownItem(v, base, layout, links)) },
       matrices: versions,
       nav: {
         title: `${baseId} versions`,
@@ -401,7 +418,7 @@ class ListPage implements PlannedResource {
     return {
       kind: 'list',
       // next/previous depend on the requested format: withFormat() fills them in.
-      body: { count: this.count, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout, links)) },
+      body: { count: this.count, next: null, previous: null, results: page.items.map((m) => shownItem(m, base, layout, links)) },
       matrices: page.items,
       nav: listPageNav(filters, pageSize, page, base, choices),
     };
