@@ -16,7 +16,7 @@ import { listViews } from '../../generator/plan/views.ts';
 import { FORMAT_IDS } from '../../generator/formats/registry.ts';
 import { digestsOf } from '../../generator/dataset/digest.ts';
 import { FLAT, type Layout } from '../../generator/routes/shard.ts';
-import { listQueryUrl, logoPath, outputPath, sitesPath } from '../../generator/routes/urls.ts';
+import { listDir, listQueryUrl, logoPath, outputPath, sitesPath } from '../../generator/routes/urls.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 
@@ -93,6 +93,13 @@ describe('list pages\' next and previous links (plan/resources.ts viewQuery) and
       pages.forEach((page, i) => {
         const items = view.matrices.slice(i * size, (i + 1) * size);
         expect(page.key).toBe(`list ${size} ${JSON.stringify(view.filters)} null ${i + 1}/${pages.length} ${view.matrices.length} ${digestsOf(items)}`);
+        // Its folder and its navigation's, each listDir's.
+        expect(page.dir).toBe(listDir(i + 1, size, view.filters));
+        const nav = page.resource.nav.pages!;
+        expect([nav.first, nav.previous, nav.next, nav.lastHref, ...nav.window.map((l) => l.href)]).toEqual([
+          listDir(1, size, view.filters), i > 0 ? listDir(i, size, view.filters) : null, i + 1 < pages.length ? listDir(i + 2, size, view.filters) : null, listDir(pages.length, size, view.filters),
+          ...nav.window.map((l) => listDir(Number(l.label), size, view.filters)),
+        ]);
       });
     }
   });
