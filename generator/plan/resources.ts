@@ -320,8 +320,7 @@ function detailResource(m: Matrix, base: string, layout: Layout, links: LinkStyl
 }
 
 /** The resource as a request for `format` sees it: list pages carry next/previous in that format. */
-export function withFormat(planned: PlannedResource, format: FormatId, resource: Resource = planned.resource): Resource {
-  const { neighbours } = planned;
+export function withFormat(planned: PlannedResource, format: FormatId, resource: Resource = planned.resource, neighbours = planned.neighbours): Resource {
   if (!neighbours) return resource;
   const body = resource.body as { [key: string]: Json };
   const query = (page: number | null) => (page === null ? null : neighbours.query(format, page));
