@@ -460,10 +460,11 @@ class ListPage implements PlannedResource {
   // matrix changes the pages it moves items across and every page's count, no other.
   get key(): string {
     const { pageSize, matrices } = this.view;
-    // The view's terms and its records' digests, made once a view (its pages' keys were 0.2 s of a remove's plan).
+    // The view's terms and its records' digests, made once a view (its pages' keys were 0.2 s of a remove's plan);
+    // a page rebuilt from its wire, whose view holds no records, from its own.
     const from = (this.number - 1) * pageSize;
-    const digests = viewDigests(matrices).slice(from, from + pageSize);
-    return `${keyHead(this.view)} ${this.number}/${this.last} ${this.count} ${this.items.length === digests.length ? digests.join(',') : digestsOf(this.items)}`;
+    const digests = matrices.length === this.count ? viewDigests(matrices).slice(from, from + pageSize).join(',') : digestsOf(this.items);
+    return `${keyHead(this.view)} ${this.number}/${this.last} ${this.count} ${digests}`;
   }
 
   // The key's terms but the digests; the records shown by the ids of the view's (once a view: not sliced a page).

@@ -11,7 +11,7 @@ import { readReleaseInfo } from '../../generator/dataset/release-yaml.ts';
 import { FORMATS } from '../../generator/formats/registry.ts';
 import { planEndpoints } from '../../generator/plan/endpoints.ts';
 import { formatContext } from '../../generator/pipeline/render.ts';
-import { formatsOf, planListPages, planResources, withFormat } from '../../generator/plan/resources.ts';
+import { formatsOf, planListPages, planResources, plannedFromWire, withFormat } from '../../generator/plan/resources.ts';
 import { listViews } from '../../generator/plan/views.ts';
 import { FORMAT_IDS } from '../../generator/formats/registry.ts';
 import { digestsOf } from '../../generator/dataset/digest.ts';
@@ -93,6 +93,8 @@ describe('list pages\' next and previous links (plan/resources.ts viewQuery) and
       pages.forEach((page, i) => {
         const items = view.matrices.slice(i * size, (i + 1) * size);
         expect(page.key).toBe(`list ${size} ${JSON.stringify(view.filters)} null ${i + 1}/${pages.length} ${view.matrices.length} ${digestsOf(items)}`);
+        // Rebuilt from its wire (a worker's, whose view holds no records): the same key.
+        expect(plannedFromWire(page.wire!).key).toBe(page.key);
         // Its folder and its navigation's, each listDir's.
         expect(page.dir).toBe(listDir(i + 1, size, view.filters));
         const nav = page.resource.nav.pages!;
