@@ -72,6 +72,16 @@ export function withSites<M extends { sites: string | null }>(record: Omit<M, 's
   return Object.defineProperty(record, 'sites', { get: getSites, set: setSites, enumerable: true, configurable: true }) as M;
 }
 
+/**
+ * The file a record's sites are read from when asked, as checked; null when its text is held or it has none. A
+ * render worker is sent the file rather than the text (pipeline/pool.ts define): it reads the text only for the
+ * tasks that print it (a matrix's pages, the BED lists), not for the list pages that show the record.
+ */
+export function sitesFile(record: object): { real: string; length: number; md5: string } | null {
+  const h = held.get(record);
+  return h === undefined || 'value' in h ? null : h;
+}
+
 function reread(checked: { real: string; length: number; md5: string }): string {
   const { real } = checked;
   // By content too: a build after this one in the same process (tests, a watcher) may find the file changed.

@@ -21,7 +21,37 @@ export const bed: Format = {
   },
 };
 
-function toBed6(sites: string): string {
+/** The sites with every line that is not a comment, track or browser line padded to six fields (bedToBed6Slow's rules). */
+export function toBed6(sites: string): string {
+  // The lines as the regex sees them: "^" and "$" also stop at \r, U+2028 and U+2029, which no release file has.
+  if (OTHER_BREAKS.test(sites)) return bedToBed6Slow(sites);
+  // A scan of each line's tabs, not a replace with a callback that splits every line: the default list's
+  // pages and the versions pages in BED print each record's sites, most of them BED6 already (0.2 s of a
+  // render worker's 2.7 s in a rebuild after a matrix is removed, at load).
+  let out = '';
+  let last = 0;
+  let start = 0;
+  while (start < sites.length) {
+    let end = sites.indexOf('\n', start);
+    if (end === -1) end = sites.length;
+    if (end > start && !sites.startsWith('#', start) && !sites.startsWith('track', start) && !sites.startsWith('browser', start)) {
+      let fields = 1;
+      for (let i = start; i < end && fields < 6; i++) if (sites.charCodeAt(i) === 9) fields++;
+      if (fields < 6) {
+        out += sites.slice(last, end) + PADS[6 - fields];
+        last = end;
+      }
+    }
+    start = end + 1;
+  }
+  return last === 0 ? sites : out + sites.slice(last);
+}
+
+const OTHER_BREAKS = /[\r\u2028\u2029]/;
+const PADS = ['', '\t.', '\t.\t.', '\t.\t.\t.', '\t.\t.\t.\t.', '\t.\t.\t.\t.\t.'];
+
+/** The rule as a regex over the lines (the multiline "^" and "$" of JavaScript): the reference toBed6 gives the same text as. */
+export function bedToBed6Slow(sites: string): string {
   return sites.replace(/^(?![#]|track|browser)([^\n]+)$/gm, (line) => {
     const fields = line.split('\t').length;
     return fields >= 6 ? line : line + '\t.'.repeat(6 - fields);

@@ -121,16 +121,16 @@ export function lastRecord(render: (m: Matrix) => string): (m: Matrix) => string
 
 /**
  * render(item) of a list item (a list's or versions' result: plan/resources.ts listItem), kept per record
- * while its item is equal. A list item is made anew for every page, so it is compared to the kept one
- * field by field (seven short strings); a record is on dozens of list pages in each of the json, jsonp
- * and api formats, and printing the item (escaped and linked, for api) was most of a list page's CPU.
+ * while its item is equal: the same object (plan/resources.ts shownItem builds one a record), else the same
+ * fields (seven short strings, compared one by one); a record is on dozens of list pages in each of the json,
+ * jsonp and api formats, and printing the item (escaped and linked, for api) was most of a list page's CPU.
  * Only items whose fields are all strings, numbers, booleans or null are kept.
  */
 export function perItem(render: (item: Json) => string, name?: string): (m: Matrix, item: Json) => string {
   const memo = new WeakMap<Matrix, { keys: string[]; item: { [key: string]: Json }; text: string }>();
   return (m, item) => {
     const kept = memo.get(m);
-    if (kept !== undefined && sameFlat(kept.keys, kept.item, item)) return kept.text;
+    if (kept !== undefined && (kept.item === item || sameFlat(kept.keys, kept.item, item))) return kept.text;
     if (!keeping || !isFlat(item)) return render(item);
     // Across builds by the item's fields: only an item of strings, whose JSON tells every item apart (a number's
     // would not: -0 and 0, NaN and null print alike).

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { serialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import { matrixDigest } from '../dataset/digest.ts';
+import { sitesFile } from '../dataset/sites.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
 import { codeThread } from '../mirror/threads.ts';
@@ -113,8 +114,15 @@ export class RenderPool {
    */
   define(records: [number, Matrix][]): void {
     if (records.length === 0) return;
-    // With each record its digest, computed by the plan already (its texts' keys across builds).
-    const bytes = serialize(records.map(([id, m]) => [id, m, matrixDigest(m)]));
+    // With each record its digest, computed by the plan already (its texts' keys across builds). A record whose
+    // sites are read from their file when asked (dataset/sites.ts) goes without them, with the file: serialized,
+    // the record's text was read (and its MD5 checked) here for every record a batch shows, most of them on list
+    // pages that do not print it (0.2 s of a remove's main thread, and the copies), and the worker reads the
+    // file itself when a task prints it (worker.ts).
+    const bytes = serialize(records.map(([id, m]) => {
+      const file = sitesFile(m);
+      return file === null ? [id, m, matrixDigest(m)] : [id, withoutSites(m), matrixDigest(m), file];
+    }));
     for (const w of this.workers) {
       const own = ownCopy(bytes);
       w.worker.postMessage({ records: own }, [own.buffer as ArrayBuffer]);
@@ -185,6 +193,13 @@ export class RenderPool {
     this.pending.clear();
     this.wake();
   }
+}
+
+/** The record's own properties but `sites` (an accessor that reads the file: spread or serialized, it would). */
+function withoutSites(m: Matrix): Omit<Matrix, 'sites'> {
+  const rest: Record<string, unknown> = {};
+  for (const key of Object.keys(m)) if (key !== 'sites') rest[key] = m[key as keyof Matrix];
+  return rest as Omit<Matrix, 'sites'>;
 }
 
 /** The bytes in memory of their own (never Node's shared pool, whose memory cannot be moved to another thread). */

@@ -41,8 +41,10 @@ export function resolveTask(task: Task): WireTask {
 
 /** The resource as each format's request sees it. */
 function resourcesOf(planned: PlannedResource, formats: readonly FormatId[]): Resource[] {
-  const resource = planned.resource; // once: a list page builds it when asked
-  return formats.map((f) => withFormat(planned, f, resource));
+  // Once each: a list page builds them when asked.
+  const resource = planned.resource;
+  const neighbours = planned.neighbours;
+  return formats.map((f) => withFormat(planned, f, resource, neighbours));
 }
 
 /** The task with its resources built: a planned one's from what it is built from. */

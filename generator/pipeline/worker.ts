@@ -4,6 +4,7 @@
 import { hash } from 'node:crypto';
 import { deserialize } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
+import { withSites } from '../dataset/sites.ts';
 import type { Matrix } from '../dataset/types.ts';
 import { useFragments } from '../formats/records.ts';
 import type { FormatContext } from '../formats/types.ts';
@@ -58,7 +59,9 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array
   }
   if ('records' in message) {
     // Serialized once on the main thread for every worker (pool.ts define).
-    for (const [id, m, digest] of deserialize(message.records) as [number, Matrix, string][]) {
+    for (const [id, m, digest, file] of deserialize(message.records) as [number, Matrix, string, { real: string; length: number; md5: string } | undefined][]) {
+      // Sent without its sites, with their file: read here when a task prints them, checked as the main thread would.
+      if (file !== undefined) withSites(m, file.real, { length: file.length, md5: file.md5 });
       matrices.set(id, m);
       digests.set(m, digest);
     }

@@ -105,6 +105,23 @@ export function listItem(m: Pick<Matrix, 'matrixId' | 'name' | 'collection' | 'b
   };
 }
 
+/**
+ * listItem, one object a record while the base URL, layout and link style stay: a record is on dozens of list
+ * pages (every view it is in, at every page size) and its versions', which a worker builds one after the other
+ * (pipeline/render.ts), and the formats print an item once a record when it is the one they printed before
+ * (formats/records.ts perItem: compared by identity first, then field by field). A list body is never changed
+ * once built, so its items may be shared. The layout is compared by its fields: a worker gets each task's
+ * view head (its layout with it) as a copy of its own.
+ */
+function shownItem(m: Matrix, base: string, layout: Layout, links: LinkStyle): Json {
+  const kept = shownItems.get(m);
+  if (kept !== undefined && kept.base === base && kept.links === links && kept.layout.shard === layout.shard && kept.layout.idFolders === layout.idFolders && kept.layout.logos === layout.logos) return kept.item;
+  const item = listItem(m, base, layout, links);
+  shownItems.set(m, { base, layout: { ...layout }, links, item });
+  return item;
+}
+const shownItems = new WeakMap<Matrix, { base: string; layout: Layout; links: LinkStyle; item: Json }>();
+
 export function detailBody(m: Matrix, base: string, layout: Layout, links: LinkStyle = 'query'): Json {
   const body: { [key: string]: Json } = {
     matrix_id: m.matrixId,
@@ -134,9 +151,17 @@ const floats = (values: number[]) => values.map((v) => new PyFloat(v));
 
 /** The nav field of a site served under a path (none at the host's root, so pages there stay as they were). */
 export function navRoot(base: string): { root?: string } {
-  const root = basePathOf(base);
-  return root ? { root } : {};
+  let nav = navRoots.get(base);
+  if (nav === undefined) {
+    const root = basePathOf(base);
+    navRoots.set(base, (nav = root ? { root } : {}));
+  }
+  return nav;
 }
+
+/** navRoot's answers by base URL (a site has one or two): basePathOf parses the URL twice, and every page's nav asks
+ *  (0.1 s of a render worker's 2.7 s in a rebuild after a matrix is removed, at load). Spread, never changed. */
+const navRoots = new Map<string, { root?: string }>();
 
 export function formatLinks(dir: string, formats: readonly FormatId[] = FORMAT_IDS): Nav['formats'] {
   return formats.map((format) => ({ format, href: format === 'api' ? pageHref(dir) : pathUrl(dir, format) }));
@@ -244,7 +269,7 @@ class BaseIdResource implements PlannedResource {
     }
     return {
       kind: 'versions',
-      body: { count: versions.length, results: versions.map((v) => listItem(v, base, layout, links)) },
+      body: { count: versions.length, results: versions.map((v) => shownItem(v, base, layout, links)) },
       matrices: versions,
       nav: {
         title: `${baseId} versions`,
@@ -295,8 +320,7 @@ function detailResource(m: Matrix, base: string, layout: Layout, links: LinkStyl
 }
 
 /** The resource as a request for `format` sees it: list pages carry next/previous in that format. */
-export function withFormat(planned: PlannedResource, format: FormatId, resource: Resource = planned.resource): Resource {
-  const { neighbours } = planned;
+export function withFormat(planned: PlannedResource, format: FormatId, resource: Resource = planned.resource, neighbours = planned.neighbours): Resource {
   if (!neighbours) return resource;
   const body = resource.body as { [key: string]: Json };
   const query = (page: number | null) => (page === null ? null : neighbours.query(format, page));
@@ -313,7 +337,7 @@ export function listPageNav(filters: Filters, pageSize: number, page: Page<unkno
   const described = describeFilters(filters);
   // The request line of the page for people: format and page, then the filters and page size by key.
   const rest = [...Object.entries(filters), ...(pageSize === DEFAULT_PAGE_SIZE ? [] : [['page_size', String(pageSize)]])].sort(([a], [b]) => (a < b ? -1 : 1)) as [string, string][];
-  const dir = (n: number) => listDir(n, pageSize, filters);
+  const dir = listDirOf(pageSize, filters);
   const crumbs: Link[] = isDefault ? [LIST_CRUMB] : [LIST_CRUMB, { label: described ? `${described}, ${pageSize} a page` : `${pageSize} a page`, href: dir(1) }];
   return {
     title: `Matrix List${described ? ` (${described})` : ''}`,
@@ -331,8 +355,36 @@ export function listPageNav(filters: Filters, pageSize: number, page: Page<unkno
 export function planListPages(matrices: Matrix[], pageSize: number, filters: Filters, base: string, layout: Layout, choices?: NonNullable<Nav['view']>['choices'], links: LinkStyle = 'query'): PlannedResource[] {
   const isDefault = pageSize === DEFAULT_PAGE_SIZE && Object.keys(filters).length === 0;
   const view: PagedView = { matrices, pageSize, filters, base, layout, choices, links, formats: isDefault ? undefined : listViewFormats(pageSize, filters) };
-  return paginate(matrices, pageSize).map((page) => new ListPage(view, page.number, page.last, listDir(page.number, pageSize, filters)));
+  // paginate()'s numbers (its rule: positive page sizes, page 1 of an empty list), without its pages' items: sliced when a page is rendered or keyed.
+  if (!Number.isInteger(pageSize) || pageSize < 1) paginate(matrices, pageSize);
+  const last = Math.max(1, Math.ceil(matrices.length / pageSize));
+  const dirOf = listDirOf(pageSize, filters);
+  const pages: PlannedResource[] = [];
+  for (let n = 1; n <= last; n++) pages.push(new ListPage(view, n, last, dirOf(n)));
+  return pages;
 }
+
+/**
+ * A view's page folders by number: the folder of a page past the first made once a view, the number put in its
+ * place (listDir for each page and each of its navigation links: 0.09 s of a remove's plan, 0.1 s of its worker,
+ * at load). Checked against listDir for two pages once made; page 1, and a view whose folder the check refuses,
+ * get listDir itself. By what the folders are made of (at most DIRS_KEPT views).
+ */
+function listDirOf(pageSize: number, filters: Filters): (n: number) => string {
+  const terms = `${pageSize} ${JSON.stringify(filters)}`;
+  let dirOf = dirsByTerms.get(terms);
+  if (dirOf === undefined) {
+    const parts = listDir(PAGE_MARK, pageSize, filters).split(String(PAGE_MARK));
+    const [before, after] = parts.length === 2 && `${parts[0]}2${parts[1]}` === listDir(2, pageSize, filters) && `${parts[0]}37${parts[1]}` === listDir(37, pageSize, filters) ? parts : [null, null];
+    const first = listDir(1, pageSize, filters);
+    dirOf = (n) => (n === 1 ? first : before === null || n < 2 || !Number.isInteger(n) ? listDir(n, pageSize, filters) : `${before}${n}${after}`);
+    if (dirsByTerms.size >= DIRS_KEPT) dirsByTerms.clear();
+    dirsByTerms.set(terms, dirOf);
+  }
+  return dirOf;
+}
+const dirsByTerms = new Map<string, (n: number) => string>();
+const DIRS_KEPT = 1_000;
 
 /** What the pages of one list view share (planListPages). */
 interface PagedView {
@@ -393,23 +445,26 @@ class ListPage implements PlannedResource {
     return {
       kind: 'list',
       // next/previous depend on the requested format: withFormat() fills them in.
-      body: { count: this.count, next: null, previous: null, results: page.items.map((m) => listItem(m, base, layout, links)) },
+      body: { count: this.count, next: null, previous: null, results: page.items.map((m) => shownItem(m, base, layout, links)) },
       matrices: page.items,
       nav: listPageNav(filters, pageSize, page, base, choices),
     };
   }
 
   get neighbours(): NonNullable<PlannedResource['neighbours']> {
-    const { base, pageSize, filters, links } = this.view;
     const { number, last } = this;
-    return { previous: number > 1 ? number - 1 : null, next: number < last ? number + 1 : null, query: (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters, links) };
+    return { previous: number > 1 ? number - 1 : null, next: number < last ? number + 1 : null, query: viewQuery(this.view) };
   }
 
   // A page is what its items are, where it lies in its view, and the view's size: adding a
   // matrix changes the pages it moves items across and every page's count, no other.
   get key(): string {
-    const { pageSize, filters, choices } = this.view;
-    return `list ${pageSize} ${JSON.stringify(filters)} ${JSON.stringify(choices ?? null)} ${this.number}/${this.last} ${this.count} ${digestsOf(this.items)}`;
+    const { pageSize, matrices } = this.view;
+    // The view's terms and its records' digests, made once a view (its pages' keys were 0.2 s of a remove's plan);
+    // a page rebuilt from its wire, whose view holds no records, from its own.
+    const from = (this.number - 1) * pageSize;
+    const digests = matrices.length === this.count ? viewDigests(matrices).slice(from, from + pageSize).join(',') : digestsOf(this.items);
+    return `${keyHead(this.view)} ${this.number}/${this.last} ${this.count} ${digests}`;
   }
 
   // The key's terms but the digests; the records shown by the ids of the view's (once a view: not sliced a page).
@@ -450,6 +505,60 @@ function changedIn(matrices: readonly Matrix[], changed: ReadonlySet<Matrix>): n
   }
   return found.at;
 }
+
+/** What the keys of a view's pages begin with. */
+const keyHeads = new WeakMap<PagedView, string>();
+function keyHead(view: PagedView): string {
+  let head = keyHeads.get(view);
+  if (head === undefined) keyHeads.set(view, (head = `list ${view.pageSize} ${JSON.stringify(view.filters)} ${JSON.stringify(view.choices ?? null)}`));
+  return head;
+}
+
+/** The digests of a view's records, in its order (once a view: its pages at every page size share the array). */
+const digestsAt = new WeakMap<readonly Matrix[], string[]>();
+function viewDigests(matrices: readonly Matrix[]): string[] {
+  let digests = digestsAt.get(matrices);
+  if (digests === undefined) digestsAt.set(matrices, (digests = matrices.map(matrixDigest)));
+  return digests;
+}
+
+/**
+ * A view's next and previous URLs in a format, by page number: the URL for a page past the first made once a
+ * view and format, the number put in its place (listQueryUrl for every link: 0.15 s of a render worker's 3.6 s
+ * in a remove, at load). Checked against listQueryUrl for two pages once made; page 1, and a view whose URL
+ * the check refuses, get listQueryUrl itself. By the view's object, and by what the URLs are made of: a
+ * worker gets each task's view head as a copy of its own (at most QUERIES_KEPT views kept so).
+ */
+const viewQueries = new WeakMap<PagedView, (format: FormatId, n: number) => string>();
+const queriesByTerms = new Map<string, (format: FormatId, n: number) => string>();
+const QUERIES_KEPT = 1_000;
+function viewQuery(view: PagedView): (format: FormatId, n: number) => string {
+  let query = viewQueries.get(view);
+  if (query !== undefined) return query;
+  const { base, pageSize, filters, links } = view;
+  const terms = `${pageSize} ${links} ${JSON.stringify(filters)} ${base}`;
+  query = queriesByTerms.get(terms);
+  if (query === undefined) {
+    const direct = (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters, links);
+    const templates = new Map<FormatId, [string, string] | null>();
+    query = (format, n) => {
+      if (n < 2) return direct(format, n);
+      let template = templates.get(format);
+      if (template === undefined) {
+        const parts = direct(format, PAGE_MARK).split(String(PAGE_MARK));
+        template = parts.length === 2 && `${parts[0]}2${parts[1]}` === direct(format, 2) && `${parts[0]}37${parts[1]}` === direct(format, 37) ? [parts[0], parts[1]] : null;
+        templates.set(format, template);
+      }
+      return template === null ? direct(format, n) : `${template[0]}${n}${template[1]}`;
+    };
+    if (queriesByTerms.size >= QUERIES_KEPT) queriesByTerms.clear();
+    queriesByTerms.set(terms, query);
+  }
+  viewQueries.set(view, query);
+  return query;
+}
+/** A page number no URL holds otherwise (checked: it splits the URL in two). */
+const PAGE_MARK = 918_273_645;
 
 /** A list page rebuilt from its wire (plannedFromWire): its records and its view's size as sent, its view holding none. */
 class WiredListPage extends ListPage {

@@ -11,9 +11,12 @@ import { readReleaseInfo } from '../../generator/dataset/release-yaml.ts';
 import { FORMATS } from '../../generator/formats/registry.ts';
 import { planEndpoints } from '../../generator/plan/endpoints.ts';
 import { formatContext } from '../../generator/pipeline/render.ts';
-import { formatsOf, planResources, withFormat } from '../../generator/plan/resources.ts';
+import { formatsOf, planListPages, planResources, plannedFromWire, withFormat } from '../../generator/plan/resources.ts';
+import { listViews } from '../../generator/plan/views.ts';
+import { FORMAT_IDS } from '../../generator/formats/registry.ts';
+import { digestsOf } from '../../generator/dataset/digest.ts';
 import { FLAT, type Layout } from '../../generator/routes/shard.ts';
-import { logoPath, outputPath, sitesPath } from '../../generator/routes/urls.ts';
+import { listDir, listQueryUrl, logoPath, outputPath, sitesPath } from '../../generator/routes/urls.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { PROJECT_ROOT } from '../support/paths.ts';
 
@@ -64,6 +67,46 @@ describe.each([
 // Resources are built lazily, when rendered: with the layout as module state
 // a plan made for one layout rendered after another layout was set would
 // link the other's folders. As a parameter, two sites' plans live side by side.
+describe('list pages\' next and previous links (plan/resources.ts viewQuery) and keys', () => {
+  // Pages of 1 and 2 records: views of several pages, whose links reach pages 1, 2 and past.
+  const views = (links: 'query' | 'path') => listViews(release).flatMap((view) => [1, 2].map((size) => ({ view, size, pages: planListPages(view.matrices, size, view.filters, 'http://jaspar.test/j', FLAT, undefined, links) })));
+
+  it.each(['query', 'path'] as const)('are listQueryUrl\'s for every page and format (%s links)', (links) => {
+    let checked = 0;
+    for (const { view, size, pages } of views(links)) {
+      for (const page of pages) {
+        const { query, previous, next } = page.neighbours!;
+        for (const format of FORMAT_IDS) {
+          for (const n of [previous, next, 1, 2, 3, 12, 100]) {
+            if (n === null) continue;
+            expect(query(format, n)).toBe(listQueryUrl('http://jaspar.test/j', format, n, size, view.filters, links));
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('keys a page by its view, place and records\' digests', () => {
+    for (const { view, size, pages } of views('query')) {
+      pages.forEach((page, i) => {
+        const items = view.matrices.slice(i * size, (i + 1) * size);
+        expect(page.key).toBe(`list ${size} ${JSON.stringify(view.filters)} null ${i + 1}/${pages.length} ${view.matrices.length} ${digestsOf(items)}`);
+        // Rebuilt from its wire (a worker's, whose view holds no records): the same key.
+        expect(plannedFromWire(page.wire!).key).toBe(page.key);
+        // Its folder and its navigation's, each listDir's.
+        expect(page.dir).toBe(listDir(i + 1, size, view.filters));
+        const nav = page.resource.nav.pages!;
+        expect([nav.first, nav.previous, nav.next, nav.lastHref, ...nav.window.map((l) => l.href)]).toEqual([
+          listDir(1, size, view.filters), i > 0 ? listDir(i, size, view.filters) : null, i + 1 < pages.length ? listDir(i + 2, size, view.filters) : null, listDir(pages.length, size, view.filters),
+          ...nav.window.map((l) => listDir(Number(l.label), size, view.filters)),
+        ]);
+      });
+    }
+  });
+});
+
 describe('two layouts in one process', () => {
   const SHARDED: Layout = { idFolders: true, logos: true, shard: 2 };
   const base = 'http://jaspar.test';
