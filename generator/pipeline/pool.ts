@@ -140,9 +140,9 @@ export class RenderPool {
     slot.worker.postMessage({ spare: data.buffer }, [data.buffer as ArrayBuffer]);
   }
 
-  /** Every worker drops the records it holds once the batches sent so far are rendered. */
-  forget(): void {
-    for (const w of this.workers) w.worker.postMessage({ forget: true });
+  /** Every worker drops these records (by number) once the batches sent so far are rendered. */
+  forget(ids: number[]): void {
+    for (const w of this.workers) w.worker.postMessage({ forget: ids });
   }
 
   /** True when every worker has as many batches as it may queue. */

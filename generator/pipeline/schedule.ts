@@ -99,7 +99,9 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   };
   try {
     if (pool) pool.init(init, options.fragments);
-    const refs = new MatrixRefs();
+    // The workers forget the records of the windows gone by first (wire.ts MatrixRefs).
+    const windows = recordWindows(plan.tasks);
+    const refs = new MatrixRefs(HELD, (m) => windows.get(m));
     const inFlight = new Set<Promise<void>>();
     let batch: Buffer[] = [];
     let batchPaths: string[] = [];
@@ -129,13 +131,13 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         inFlight.delete(done);
       });
       inFlight.add(done);
-      if (forget) pool!.forget();
+      if (forget) pool!.forget(forget);
       batch = [];
       batchPaths = [];
       batchRecords = 0;
     };
 
-    for (const i of renderOrder(plan.tasks)) {
+    for (const i of renderOrder(plan.tasks, WINDOW, windows)) {
       const task = plan.tasks[i]!;
       plan.tasks[i] = null; // handed out: let it go once written
       let wire: WireTask | null = null;
@@ -251,7 +253,7 @@ export async function renderAhead(plan: OutputPlan, salt: string, previousKey: (
  * The order the tasks are rendered in (their indexes): those that show no record first, in plan order
  * (logos, index pages); then the others part by part, by the window of records in list order their
  * first record is in (WINDOW records a window), and in plan order within a window. The workers hold
- * about HELD records (wire.ts MatrixRefs) and forget them all past it; in plan order each list view
+ * about HELD records (wire.ts MatrixRefs), forgetting some past it; in plan order each list view
  * went through every record of the release in turn, so that past HELD records every record was sent
  * again for each view it is in: 419,863 records sent (955 MB serialized) for the 3x synthetic
  * release's 15,834, against 5,278 sent once for JASPAR 2024's 5,278. Through the records once, every
@@ -260,21 +262,31 @@ export async function renderAhead(plan: OutputPlan, salt: string, previousKey: (
  * alone, the files of all views were written in turn, and the kernel's share of the write grew).
  * The bytes of every file are the same in any order.
  */
-export function renderOrder(tasks: readonly (Task | null)[], window = WINDOW): number[] {
-  const firsts = tasks.map((t) => (t?.kind === 'resource' ? t.planned.first : undefined));
-  const partOf = (i: number) => (tasks[i] as Task & { kind: 'resource' }).part;
-  // Each first record's place in its part's list order (by name, then row; every record is some detail's first).
+export function renderOrder(tasks: readonly (Task | null)[], window = WINDOW, windowOf = recordWindows(tasks, window)): number[] {
+  const taskWindow = tasks.map((t) => (t?.kind === 'resource' && t.planned.first !== undefined ? windowOf.get(t.planned.first)! : -1));
+  return Array.from(tasks.keys()).sort((a, b) => taskWindow[a] - taskWindow[b] || a - b);
+}
+
+/**
+ * The window of the render order each record shown first by some task is in (renderOrder): by part, then by its
+ * place in its part's list order (by name, then row; every record is some detail's first), WINDOW records a window.
+ * The workers forget the records of the windows gone by first (wire.ts MatrixRefs).
+ */
+export function recordWindows(tasks: readonly (Task | null)[], window = WINDOW): Map<Matrix, number> {
   const byPart = new Map<number, Set<Matrix>>();
-  for (const [i, m] of firsts.entries()) {
-    if (m === undefined) continue;
-    let set = byPart.get(partOf(i));
-    if (!set) byPart.set(partOf(i), (set = new Set()));
-    set.add(m);
+  for (const t of tasks) {
+    if (t?.kind !== 'resource' || t.planned.first === undefined) continue;
+    let set = byPart.get(t.part);
+    if (!set) byPart.set(t.part, (set = new Set()));
+    set.add(t.planned.first);
   }
-  const rank = new Map([...byPart].map(([part, set]) => [part, new Map([...set].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || x.row - y.row).map((m, i) => [m, i]))]));
   const windows = Math.ceil(Math.max(0, ...[...byPart.values()].map((set) => set.size)) / window) + 1;
-  const windowOf = firsts.map((m, i) => (m === undefined ? -1 : partOf(i) * windows + Math.floor(rank.get(partOf(i))!.get(m)! / window)));
-  return Array.from(tasks.keys()).sort((a, b) => windowOf[a] - windowOf[b] || a - b);
+  const out = new Map<Matrix, number>();
+  for (const [part, set] of byPart) {
+    const ranked = [...set].sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0) || x.row - y.row);
+    ranked.forEach((m, i) => out.set(m, part * windows + Math.floor(i / window)));
+  }
+  return out;
 }
 
 /** Records in list order a window of the render order goes through: half the records a worker holds, so that the

@@ -20,42 +20,83 @@ const TAG = '\u0000PyFloat';
 /**
  * The main thread's side: a number for each record, and the records not yet
  * sent to the workers (taken by the next batch, which sends them first).
- * The workers hold at most about HELD records: past that, the batch being
- * sent is the last of an epoch, after which the workers forget every record
- * and records are numbered and sent afresh (a 3x synthetic release's 15,834
- * records held by both workers took the build's peak RSS from 1,142 to
- * 1,495 MB). The tasks come a window of records in list order at a time
- * (schedule.ts renderOrder), so that a record is sent again only for the
- * pages that reach past their window, not once for each view it is in.
+ * The workers hold at most about HELD records (a 3x synthetic release's
+ * 15,834 records held by both workers took the build's peak RSS from 1,142
+ * to 1,495 MB): past that, after the batch being sent, they forget a
+ * sixteenth of them, and a record forgotten is numbered and sent afresh when
+ * shown again.
+ * The tasks come a window of records in list order at a time (schedule.ts
+ * renderOrder), so that a record is sent again only for the pages that reach
+ * past their window, not once for each view it is in. Those forgotten first
+ * are the records of the windows gone by, which no task to come shows but a
+ * base id's other versions; then those of the farthest windows ahead, which
+ * the large pages of sparse views had reached. Forgetting every record at
+ * once, the records of the window being rendered and those ahead were sent
+ * again (and their texts made again, formats/records.ts): the 3x synthetic
+ * release's 15,834 records were sent 78,559 times.
  */
 export class MatrixRefs {
   private readonly ids = new Map<Matrix, number>();
+  /** The record of each number held. */
+  private readonly byId = new Map<number, Matrix>();
+  /** The take() that last showed each record, by its number. */
+  private readonly used: number[] = [];
   private fresh: [number, Matrix][] = [];
   private next = 0;
+  private takes = 0;
+  /** The earliest window of the records shown since the last take(). */
+  private earliest = Infinity;
 
-  constructor(private readonly held = HELD) {}
+  /** windowOf: the render order's window a record is in (schedule.ts recordWindows); without it, every record is forgotten at once. */
+  constructor(private readonly held = HELD, private readonly windowOf?: (m: Matrix) => number | undefined) {}
 
   ref(m: Matrix): number {
     let id = this.ids.get(m);
     if (id === undefined) {
       id = this.next++;
       this.ids.set(m, id);
+      this.byId.set(id, m);
       this.fresh.push([id, m]);
     }
+    this.used[id] = this.takes;
+    if (this.windowOf) this.earliest = Math.min(this.earliest, this.windowOf(m) ?? Infinity);
     return id;
   }
 
   /**
    * The records numbered since the last call, for the workers to hold
-   * before the batch that uses them; forget: whether the workers should drop
-   * every record once that batch is rendered (the next batch numbers afresh).
+   * before the batch that uses them; forget: the numbers of the records the
+   * workers should drop once that batch is rendered (null: none).
    */
-  take(): { records: [number, Matrix][]; forget: boolean } {
+  take(): { records: [number, Matrix][]; forget: number[] | null } {
     const records = this.fresh;
     this.fresh = [];
-    const forget = this.ids.size >= this.held;
-    if (forget) this.ids.clear();
-    return { records, forget };
+    const now = this.takes++;
+    const earliest = this.earliest;
+    this.earliest = Infinity;
+    if (this.ids.size < this.held) return { records, forget: null };
+    if (!this.windowOf) {
+      const all = [...this.byId.keys()];
+      this.ids.clear();
+      this.byId.clear();
+      return { records, forget: all };
+    }
+    // Gone by (before the earliest window this batch showed) first, the earliest of them first; then the farthest ahead.
+    const windowOf = this.windowOf;
+    const order = (m: Matrix) => {
+      const w = windowOf(m) ?? Infinity;
+      return w < earliest ? w - 2 ** 40 : -w;
+    };
+    const candidates = [...this.byId].filter(([id]) => this.used[id] !== now).map(([id, m]) => [id, m, order(m)] as const);
+    candidates.sort((a, b) => a[2] - b[2] || a[0] - b[0]);
+    const forget: number[] = [];
+    for (const [id, m] of candidates) {
+      if (this.ids.size <= this.held - (this.held >> 4)) break;
+      this.ids.delete(m);
+      this.byId.delete(id);
+      forget.push(id);
+    }
+    return { records, forget: forget.length > 0 ? forget : null };
   }
 }
 

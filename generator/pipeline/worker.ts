@@ -26,7 +26,7 @@ let made: [string, string][] = [];
 /** Characters reported made so far, with the kept file's bytes: past fragments.ts MAX_FRAGMENT_BYTES the main thread keeps none, and no more are sent (a 10x release's full build would encode and send about 500 MB for nothing). */
 let madeSize = 0;
 
-parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: true } | { spare: ArrayBuffer } | BatchTasks) => {
+parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: number[] } | { spare: ArrayBuffer } | BatchTasks) => {
   // A batch's memory back from the main thread (pool.ts recycle).
   if ('spare' in message) {
     BatchBytes.spare(message.spare);
@@ -69,7 +69,7 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array
   }
   // The batches before this message were the last to show these records (MatrixRefs.take).
   if ('forget' in message) {
-    matrices.clear();
+    for (const id of message.forget) matrices.delete(id);
     return;
   }
   let result: BatchResult = { id: message.id, data: new Uint8Array(0), lengths: [] };

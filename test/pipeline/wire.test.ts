@@ -36,7 +36,7 @@ describe('tasks on the wire', () => {
     for (const task of wire) {
       const bytes = encodeTask(task, refs);
       const { records, forget } = refs.take(); // sent before the batch (schedule.ts dispatch)
-      expect(forget).toBe(false);
+      expect(forget).toBe(null);
       sent.push(records);
       decoded.push(decodeTask(bytes, held(sent)));
     }
@@ -68,7 +68,9 @@ describe('tasks on the wire', () => {
       most = Math.max(most, worker.size);
       batch.forEach((task, j) => expect(renderTask(decodeTask(bytes[j], worker), contexts)).toEqual(renderTask(task, contexts)));
       if (forget) {
-        worker.clear();
+        // Without the render order's windows, every record held is forgotten.
+        expect(new Set(forget)).toEqual(new Set(worker.keys()));
+        for (const id of forget) worker.delete(id);
         forgotten++;
       }
     }
@@ -78,6 +80,43 @@ describe('tasks on the wire', () => {
     // The limit, plus what one batch of four tasks adds past it (the fixture's largest page shows all its records).
     expect(most).toBeLessThan(limit + 4 * shown.size);
     expect(most).toBeLessThan(sends);
+  });
+
+  it('forget the records of the windows gone by first, then the farthest ahead, never those the batch shows, keeping most of them', () => {
+    // Records by their window of the render order (schedule.ts recordWindows): 0-9 in window 0, 10-19 in 1, …
+    const records = Array.from({ length: 40 }, (_, i) => ({ matrixId: `R${i}` }) as unknown as Matrix);
+    const windowOf = (m: Matrix) => Math.floor(Number(m.matrixId.slice(1)) / 10);
+    const refs = new MatrixRefs(17, windowOf);
+    const worker = new Map<number, Matrix>();
+    const batch = (shown: number[]) => {
+      const ids = shown.map((i) => refs.ref(records[i]));
+      const { records: sent, forget } = refs.take();
+      for (const [id, m] of sent) worker.set(id, m);
+      // Every record the batch shows is held when it is rendered.
+      ids.forEach((id, k) => expect(worker.get(id)).toBe(records[shown[k]]));
+      for (const id of forget ?? []) worker.delete(id);
+      return new Set([...worker.values()].map((m) => Number(m.matrixId.slice(1))));
+    };
+    // Window 0's pages, one of which reaches far ahead (30-35), then window 1's.
+    batch([0, 1, 2, 3, 4, 5, 30, 31, 32, 33, 34, 35]);
+    let held = batch([6, 7, 8, 9]);
+    expect(held.size).toBe(16);
+    held = batch([10, 11, 12]);
+    // 19 held, past 17: down to 16, those of window 0 (gone by) first; the farthest ahead and the batch's stay.
+    expect(held.size).toBe(16);
+    expect([...held].filter((i) => i < 10)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    for (const i of [10, 11, 12, 30, 31, 32, 33, 34, 35]) expect(held.has(i)).toBe(true);
+    // Window 3 reached: 30-35 were not sent again.
+    const before = refs.take().records.length;
+    expect(before).toBe(0);
+    batch([30, 31, 32, 33]);
+    expect(refs.take().records.length).toBe(0);
+    // None gone by (all in window 1 or after): the farthest ahead go.
+    const few = new MatrixRefs(4, windowOf);
+    const ids = [10, 20, 30, 35].map((i) => few.ref(records[i]));
+    expect(few.take().forget).toBe(null);
+    for (const i of [11, 12]) few.ref(records[i]);
+    expect(few.take().forget).toEqual([ids[2], ids[3]]);
   });
 
   it('keep one records array for a resource\'s formats (a list page\'s nine formats show the same records)', () => {
