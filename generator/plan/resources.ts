@@ -374,10 +374,9 @@ function listDirOf(pageSize: number, filters: Filters): (n: number) => string {
   const terms = `${pageSize} ${JSON.stringify(filters)}`;
   let dirOf = dirsByTerms.get(terms);
   if (dirOf === undefined) {
-    const parts = listDir(PAGE_MARK, pageSize, filters).split(String(PAGE_MARK));
-    const [before, after] = parts.length === 2 && `${parts[0]}2${parts[1]}` === listDir(2, pageSize, filters) && `${parts[0]}37${parts[1]}` === listDir(37, pageSize, filters) ? parts : [null, null];
     const first = listDir(1, pageSize, filters);
-    dirOf = (n) => (n === 1 ? first : before === null || n < 2 || !Number.isInteger(n) ? listDir(n, pageSize, filters) : `${before}${n}${after}`);
+    const past = byPageTemplate((n) => listDir(n, pageSize, filters));
+    dirOf = (n) => (n === 1 ? first : past(n));
     if (dirsByTerms.size >= DIRS_KEPT) dirsByTerms.clear();
     dirsByTerms.set(terms, dirOf);
   }
@@ -539,23 +538,27 @@ function viewQuery(view: PagedView): (format: FormatId, n: number) => string {
   const terms = `${pageSize} ${links} ${JSON.stringify(filters)} ${base}`;
   query = queriesByTerms.get(terms);
   if (query === undefined) {
-    const direct = (format: FormatId, n: number) => listQueryUrl(base, format, n, pageSize, filters, links);
-    const templates = new Map<FormatId, [string, string] | null>();
+    const byFormat = new Map<FormatId, (n: number) => string>();
     query = (format, n) => {
-      if (n < 2) return direct(format, n);
-      let template = templates.get(format);
-      if (template === undefined) {
-        const parts = direct(format, PAGE_MARK).split(String(PAGE_MARK));
-        template = parts.length === 2 && `${parts[0]}2${parts[1]}` === direct(format, 2) && `${parts[0]}37${parts[1]}` === direct(format, 37) ? [parts[0], parts[1]] : null;
-        templates.set(format, template);
-      }
-      return template === null ? direct(format, n) : `${template[0]}${n}${template[1]}`;
+      let of = byFormat.get(format);
+      if (of === undefined) byFormat.set(format, (of = byPageTemplate((k) => listQueryUrl(base, format, k, pageSize, filters, links))));
+      return of(n);
     };
     if (queriesByTerms.size >= QUERIES_KEPT) queriesByTerms.clear();
     queriesByTerms.set(terms, query);
   }
   viewQueries.set(view, query);
   return query;
+}
+/**
+ * make(n), a page's folder or URL, from one template for the pages past the first: make(PAGE_MARK) with the
+ * number put in PAGE_MARK's place, when that gives make(2) and make(37); else (and for page 1) make itself.
+ */
+function byPageTemplate(make: (n: number) => string): (n: number) => string {
+  const parts = make(PAGE_MARK).split(String(PAGE_MARK));
+  if (parts.length !== 2 || `${parts[0]}2${parts[1]}` !== make(2) || `${parts[0]}37${parts[1]}` !== make(37)) return make;
+  const [before, after] = parts;
+  return (n) => (n < 2 || !Number.isInteger(n) ? make(n) : `${before}${n}${after}`);
 }
 /** A page number no URL holds otherwise (checked: it splits the URL in two). */
 const PAGE_MARK = 918_273_645;
