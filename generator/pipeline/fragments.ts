@@ -20,7 +20,7 @@
 import { fstatSync, readFileSync, readSync, statSync } from 'node:fs';
 
 const HEADER = 'jaspar fragments 1\n';
-export const TRAILER_MAGIC = 0x3167_6672; // "rfg1"
+const TRAILER_MAGIC = 0x3167_6672; // "rfg1"
 export const TRAILER_BYTES = 12;
 /**
  * The largest file kept: a worker reads it whole, and holds it and a key for each text through the render.
@@ -42,10 +42,10 @@ export function entriesEnd(fd: number, salt: string): number | null {
   const tail = Buffer.alloc(TRAILER_BYTES);
   if (readSync(fd, tail, 0, TRAILER_BYTES, size - TRAILER_BYTES) !== TRAILER_BYTES) return null;
   const end = size - TRAILER_BYTES;
-  if (tail.readUInt32LE(0) !== TRAILER_MAGIC || tail.readUInt32LE(4) !== end % 2 ** 32 || tail.readUInt32LE(8) !== Math.floor(end / 2 ** 32)) return null;
-  return end;
+  return trailer(end).equals(tail) ? end : null;
 }
 
+/** The trailer of a file whose entries end at end: what a whole file ends with. */
 export function trailer(end: number): Buffer {
   const tail = Buffer.alloc(TRAILER_BYTES);
   tail.writeUInt32LE(TRAILER_MAGIC, 0);
@@ -86,7 +86,7 @@ export class FragmentStore {
     }
     const header = headerOf(salt);
     const end = bytes.length - TRAILER_BYTES;
-    const whole = end >= header.length && bytes.subarray(0, header.length).equals(header) && bytes.readUInt32LE(end) === TRAILER_MAGIC && bytes.readUInt32LE(end + 4) === end % 2 ** 32 && bytes.readUInt32LE(end + 8) === Math.floor(end / 2 ** 32);
+    const whole = end >= header.length && bytes.subarray(0, header.length).equals(header) && bytes.subarray(end).equals(trailer(end));
     return whole ? new FragmentStore(bytes, header.length, end) : new FragmentStore(Buffer.alloc(0), 0, 0);
   }
 
