@@ -7,7 +7,7 @@
 import os from 'node:os';
 import { serialize } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
-import { matrixDigest } from '../dataset/digest.ts';
+import { fieldsBut, matrixDigest } from '../dataset/digest.ts';
 import { sitesFile } from '../dataset/sites.ts';
 import type { Matrix, ReleaseInfo } from '../dataset/types.ts';
 import type { Layout } from '../routes/shard.ts';
@@ -121,7 +121,7 @@ export class RenderPool {
     // file itself when a task prints it (worker.ts).
     const bytes = serialize(records.map(([id, m]) => {
       const file = sitesFile(m);
-      return file === null ? [id, m, matrixDigest(m)] : [id, withoutSites(m), matrixDigest(m), file];
+      return file === null ? [id, m, matrixDigest(m)] : [id, fieldsBut(m, 'sites'), matrixDigest(m), file];
     }));
     for (const w of this.workers) {
       const own = ownCopy(bytes);
@@ -193,13 +193,6 @@ export class RenderPool {
     this.pending.clear();
     this.wake();
   }
-}
-
-/** The record's own properties but `sites` (an accessor that reads the file: spread or serialized, it would). */
-function withoutSites(m: Matrix): Omit<Matrix, 'sites'> {
-  const rest: Record<string, unknown> = {};
-  for (const key of Object.keys(m)) if (key !== 'sites') rest[key] = m[key as keyof Matrix];
-  return rest as Omit<Matrix, 'sites'>;
 }
 
 /** The bytes in memory of their own (never Node's shared pool, whose memory cannot be moved to another thread). */
