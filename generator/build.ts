@@ -33,7 +33,8 @@ import {
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
 import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
-import { KEPT_APPEND_MAX, KeptEntries, KeptSpool, keptAppend, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState, type KeptAppend, type KeptKind } from './write/state.ts';
+import { KEPT_APPEND_MAX, keptAppend, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState } from './write/state.ts';
+import { KeptTexts, TextSpool, readKeptTexts, saveKeptTexts } from './write/kept-texts.ts';
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { FragmentSpool } from './write/fragments.ts';
@@ -246,6 +247,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   // A rebuild leaves out the tasks whose files the previous build left as they would be now (pipeline/kept-plan.ts).
   const shapes = previous?.kept ? new PlanShapes(previous.kept.data, inputs.map((r) => r.release), options.profile ?? 'full') : null;
   plan.filter = shapes;
+  mark('plan: shapes compared');
   const others = inputs.filter((r) => r !== main);
   // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
   const held = inputs.map((r) => {
@@ -314,6 +316,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   mark(`plan: ${carry ? `${plan.tasks.length} tasks planned, the previous build's files kept for the rest${shapes!.sameRecords ? ' (every record of the previous build\'s shape)' : ''}` : 'every task planned'}`);
   plan.checkFolderSizes();
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
+  mark('plan: folders checked');
   return {
     plan, carry, keepPlan,
     report: { ...report, matrices: inputs.reduce((n, r) => n + r.release.matrices.length, 0), files: plan.files.size, bytes: previous ? 0 : plan.bytes, rules: rules.length, notes: inputs.flatMap((r) => r.notes), releases: inputs.map((r) => ({ year: r.release.info.year, matrices: r.release.matrices.length, default: r === main })) },
@@ -470,18 +473,20 @@ function usedBy(matrices: Matrix[], value: string): string | null {
  * files the fingerprint found unchanged (hashOf: their hashes), the bulk files' records. keep() writes what
  * this build used or made, once the writer has checked the output folder (a refused build writes nothing),
  * before the render: a frame of entries serialized at a time (write/state.ts saveKept), then let go; the bulk
- * files' records are spooled to an unlinked file as they come (KeptSpool) and copied. Held as serialized
+ * files' records are spooled to an unlinked file as they come (write/kept-texts.ts TextSpool) and copied. Held as serialized
  * bytes from the end of the plan, they were about 250 MB at 10x on top of the plan's heap, the build's peak.
  * Nothing changes an entry between the plan and keep(): the writer's check renders nothing.
  */
 function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf, KEPT_APPEND_MAX);
+  mark('kept: parsed files read');
   // The previous build's plan, when it is that of the state read (the build that saved it finished) and keyed alike.
   const data = (readKept(options.outDir, 'plan', sources).get('plan') ?? null) as KeptPlanData | null;
   const usable = data !== null && previous.state !== null && data.fingerprint === previous.state.fingerprint && data.salt === previous.salt ? data : null;
+  mark('kept: plan read');
   // The bulk files' records go to a spool file as they are rendered, not held to the end of the plan (about 110 MB serialized at 10x).
-  const spool = new KeptSpool(sources, spoolDir(options.outDir));
-  const records = new KeptEntries<string>(readKept(options.outDir, 'bulk-records', sources), spool);
+  const spool = new TextSpool(sources, spoolDir(options.outDir));
+  const records = new KeptTexts(readKeptTexts(options.outDir, sources), spool);
   let planned: ReturnType<typeof planSite>;
   mark('kept plan pieces read');
   try {
@@ -491,15 +496,20 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
     throw error;
   }
   // Each with what this build added to the file it read: appended to it when that file holds few entries this build did not use.
-  const pending: [KeptKind, ReadonlyMap<string, unknown> | KeptSpool, KeptAppend | null][] = [];
+  const pending: (() => void)[] = [];
   const keepParsed = parsed.toKeep();
-  if (keepParsed) pending.push(['parsed-files', keepParsed, keptAppend(parsed.before, parsed.usedKeys, parsed.made)]);
+  if (keepParsed) {
+    const append = keptAppend(parsed.before, parsed.usedKeys, parsed.made);
+    pending.push(() => saveKept(options.outDir, 'parsed-files', sources, keepParsed, append));
+  }
   const keepRecords = records.toKeep();
-  if (keepRecords) pending.push(['bulk-records', keepRecords, records.appendable()]);
-  if (planned.keepPlan) pending.push(['plan', new Map([['plan', planned.keepPlan]]), null]);
+  if (keepRecords) pending.push(() => saveKeptTexts(options.outDir, sources, keepRecords));
+  const keepPlan = planned.keepPlan;
+  if (keepPlan) pending.push(() => saveKept(options.outDir, 'plan', sources, new Map([['plan', keepPlan]])));
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
-  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach(([kind, entries, append]) => saveKept(options.outDir, kind, sources, entries, append)) };
+  mark('kept entries to save prepared');
+  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach((save) => save()) };
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */

@@ -19,7 +19,7 @@
 //   so that the fingerprint does not read unchanged release files again;
 // - and, for the generator sources that made them, what the reader made of
 //   the input files (parsed-files.v8, dataset/parsed-files.ts) and the bulk
-//   files' records (bulk-records.v8, mirror/bulk.ts), so that unchanged files
+//   files' records (bulk-records.v8, mirror/bulk.ts; write/kept-texts.ts), so that unchanged files
 //   are not parsed, nor unchanged records rendered, again; and the plan
 //   (plan.v8, pipeline/kept-plan.ts), so that the tasks showing no changed
 //   record are not planned again.
@@ -27,7 +27,6 @@
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
 // renders.
-import { randomBytes } from 'node:crypto';
 import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -391,8 +390,8 @@ export function saveInputHashes(outDir: string, known: ReadonlyMap<string, { siz
 // Version 2: framed, a chunk of entries a frame (version 1 was one serialized object: written whole, it was a
 // 250 MB buffer on top of the plan's heap at the end of a 10x build's plan, the build's peak).
 const KEPT_HEADER = 'jaspar-static-api kept entries 2';
-/** What a build keeps of its own work for the next build by the same generator sources: what the reader made of the input files (dataset/parsed-files.ts), bulk files' records (mirror/bulk.ts RecordCache), the plan's task shapes and records' digests (pipeline/kept-plan.ts). */
-export type KeptKind = 'parsed-files' | 'bulk-records' | 'plan';
+/** What a build keeps of its own work for the next build by the same generator sources, as entries: what the reader made of the input files (dataset/parsed-files.ts), the plan's task shapes and records' digests (pipeline/kept-plan.ts). The bulk files' records are kept otherwise (write/kept-texts.ts). */
+export type KeptKind = 'parsed-files' | 'plan';
 const keptFile = (outDir: string, kind: KeptKind) => path.join(stateDir(outDir), `${kind}.v8`);
 /** Entries serialized a frame: a frame's bytes are all a write or read holds at once (a BED file's text is the largest value, about 1 MB). */
 const KEPT_FRAME_ENTRIES = 512;
@@ -449,12 +448,6 @@ function writeFrame(fd: number, bytes: Buffer): void {
   for (const part of [length, bytes]) for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
 }
 
-/**
- * Entries on their way to a kept file, written a frame at a time as they come into a file of their own, which
- * is unlinked as soon as it is opened: a build that fails or is refused leaves nothing behind, and nothing is
- * written beside the output folder before the writer has checked it (saveKept copies it there). The bulk
- * files' records, held in memory from their render to the end of the plan, were about 110 MB serialized at 10x.
- */
 /** Where a spool's file goes: on the disk the kept file will be copied to (beside the output folder, where its state
  *  is), not in the system's temporary folder, which may be memory (tmpfs); there when the folder beside is not there yet. */
 export function spoolDir(outDir: string): string {
@@ -462,80 +455,9 @@ export function spoolDir(outDir: string): string {
   return os.tmpdir();
 }
 
-/** Closes a spool's file when a build let it go unsaved (a refused build never calls saveKept). */
-const unsaved = new FinalizationRegistry<number>((fd) => closeSync(fd));
-
-export class KeptSpool {
-  private fd: number | null;
-  private flat: unknown[] = [];
-  private bytes = 0;
-  /** addLater's entries. */
-  private later: unknown[] = [];
-
-  constructor(sources: string, dir = os.tmpdir()) {
-    const file = path.join(dir, `jaspar-kept-${process.pid}-${randomBytes(6).toString('hex')}`);
-    this.fd = openSync(file, 'wx+');
-    rmSync(file, { force: true });
-    unsaved.register(this, this.fd, this);
-    this.frame(serialize({ header: KEPT_HEADER, sources }));
-  }
-
-  add(key: string, value: unknown): void {
-    this.flat.push(key, value);
-    if (this.flat.length === 2 * KEPT_FRAME_ENTRIES) this.flush();
-  }
-
-  /** Entries (key and value in turn) added only if the file is copied (KeptEntries.toKeep: those of a rebuild that
-   *  appends them instead); held until then. */
-  addLater(flat: unknown[]): void {
-    this.later = flat;
-  }
-
-  /** Copies the whole file, its end mark written, to `fd`; the spool is closed. */
-  copyTo(fd: number): void {
-    for (let i = 0; i < this.later.length; i += 2) this.add(this.later[i] as string, this.later[i + 1]);
-    this.later = [];
-    this.flush();
-    this.frame(Buffer.alloc(0));
-    const from = this.open();
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    for (let at = 0; at < this.bytes; ) {
-      const n = readSync(from, chunk, 0, Math.min(chunk.length, this.bytes - at), at);
-      if (n === 0) throw new Error('kept entries: the spool file ended early');
-      for (let done = 0; done < n; ) done += writeSync(fd, chunk, done, n - done);
-      at += n;
-    }
-    this.close();
-  }
-
-  close(): void {
-    this.later = [];
-    if (this.fd === null) return;
-    unsaved.unregister(this);
-    closeSync(this.fd);
-    this.fd = null;
-  }
-
-  private flush(): void {
-    if (this.flat.length === 0) return;
-    this.frame(serialize(this.flat));
-    this.flat = [];
-  }
-
-  private frame(bytes: Buffer): void {
-    writeFrame(this.open(), bytes);
-    this.bytes += 4 + bytes.length;
-  }
-
-  private open(): number {
-    if (this.fd === null) throw new Error('kept entries: the spool is closed');
-    return this.fd;
-  }
-}
-
 /**
  * What a build made that the kept file it read lacks, and how many of that file's entries it did not use
- * (KeptEntries, ParsedFiles appendable): few enough of those, and the file is kept with the new entries
+ * (ParsedFiles appendable): few enough of those, and the file is kept with the new entries
  * appended, not written again whole (saveKept). A one-count rebuild of the shipped site adds a matrix
  * file's counts and a few bulk records, and wrote 37 MB of entries again to do so (0.14 s quiet, 0.4 s at
  * load 19: issue 22).
@@ -623,29 +545,23 @@ function appendKept(outDir: string, kind: KeptKind, sources: string, { added, un
 
 /** Keeps them for the next build (beside the state; written a frame at a time, then renamed). append: what this build
  *  added to the file it read, appended to it instead when few of that file's entries went unused (KeptAppend). */
-export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: Iterable<[string, unknown]> | KeptSpool, append?: KeptAppend | null): void {
-  if (append && appendKept(outDir, kind, sources, append)) {
-    if (entries instanceof KeptSpool) entries.close();
-    return;
-  }
+export function saveKept(outDir: string, kind: KeptKind, sources: string, entries: Iterable<[string, unknown]>, append?: KeptAppend | null): void {
+  if (append && appendKept(outDir, kind, sources, append)) return;
   mkdirSync(stateDir(outDir), { recursive: true });
   const temp = `${keptFile(outDir, kind)}.${process.pid}`;
   const fd = openSync(temp, 'w');
   try {
-    if (entries instanceof KeptSpool) entries.copyTo(fd);
-    else {
-      writeFrame(fd, serialize({ header: KEPT_HEADER, sources }));
-      let flat: unknown[] = [];
-      for (const [key, value] of entries) {
-        flat.push(key, value);
-        if (flat.length === 2 * KEPT_FRAME_ENTRIES) {
-          writeFrame(fd, serialize(flat));
-          flat = [];
-        }
+    writeFrame(fd, serialize({ header: KEPT_HEADER, sources }));
+    let flat: unknown[] = [];
+    for (const [key, value] of entries) {
+      flat.push(key, value);
+      if (flat.length === 2 * KEPT_FRAME_ENTRIES) {
+        writeFrame(fd, serialize(flat));
+        flat = [];
       }
-      if (flat.length > 0) writeFrame(fd, serialize(flat));
-      writeFrame(fd, Buffer.alloc(0));
     }
+    if (flat.length > 0) writeFrame(fd, serialize(flat));
+    writeFrame(fd, Buffer.alloc(0));
   } catch (error) {
     closeSync(fd);
     rmSync(temp, { force: true });
@@ -653,78 +569,4 @@ export function saveKept(outDir: string, kind: KeptKind, sources: string, entrie
   }
   closeSync(fd);
   renameSync(temp, keptFile(outDir, kind));
-}
-
-/** Entries kept by the previous build, of which this one keeps those it used or made (toKeep). With a spool,
- *  they are written to it in the order they came, and only their keys are held; while few are made (a rebuild's:
- *  the made map holds them), not before toKeep, and then only when the file is to be written whole: a rebuild
- *  appends the few it made to the file it read (appendable), and spooling the 20 MB of the shipped site's bulk
- *  records it used, then throwing them away, was about 0.05 s of a one-count rebuild's plan. */
-export class KeptEntries<T> {
-  private used = new Map<string, T>();
-  private seen = new Set<string>();
-  /** With a spool, while made holds every entry made: the entries used or made, key and value in turn, not spooled yet. */
-  private unspooled: unknown[] = [];
-  private added = false;
-  /** The entries made (while at most KEPT_APPEND_MAX): appendable(). */
-  private made: Map<string, T> | null = new Map();
-  constructor(private before: ReadonlyMap<string, unknown>, private spool: KeptSpool | null = null) {}
-  get(key: string): T | undefined {
-    const value = this.before.get(key) as T | undefined;
-    if (value !== undefined) this.keep(key, value);
-    return value;
-  }
-  set(key: string, value: T): void {
-    if (this.spool ? this.seen.has(key) : this.used.get(key) === value) return;
-    this.keep(key, value);
-    this.added = true;
-    if (this.made && this.made.size < KEPT_APPEND_MAX) this.made.set(key, value);
-    else {
-      this.made = null;
-      this.spoolAll();
-    }
-  }
-  /** Lets every entry go (kept already): what asks later gets nothing and keeps nothing. */
-  forget(): void {
-    this.before = new Map();
-    this.used = new Map();
-    this.seen = new Set();
-    this.unspooled = [];
-    this.spool = null;
-    this.added = false;
-    this.made = null;
-  }
-
-  /** The entries made, to append to the file before was read from (saveKept). */
-  appendable(): KeptAppend | null {
-    return keptAppend(this.before, this.spool ? this.seen : this.used, this.made);
-  }
-  /** The entries to keep for the next build; null when they are those the previous build kept. A spool returned
-   *  holds them all when they are not to be appended (appendable() null); else it is given them to write should
-   *  the append fail (KeptSpool.addLater: saveKept then writes the file whole). */
-  toKeep(): Map<string, T> | KeptSpool | null {
-    const size = this.spool ? this.seen.size : this.used.size;
-    if (!this.added && size === this.before.size) {
-      this.spool?.close();
-      return null;
-    }
-    if (this.spool && this.appendable() === null) this.spoolAll();
-    else if (this.spool) {
-      this.spool.addLater(this.unspooled);
-      this.unspooled = [];
-    }
-    return this.spool ?? this.used;
-  }
-  private keep(key: string, value: T): void {
-    if (!this.spool) this.used.set(key, value);
-    else if (!this.seen.has(key)) {
-      this.seen.add(key);
-      if (this.made !== null) this.unspooled.push(key, value);
-      else this.spool.add(key, value);
-    }
-  }
-  private spoolAll(): void {
-    for (let i = 0; i < this.unspooled.length; i += 2) this.spool?.add(this.unspooled[i] as string, this.unspooled[i + 1]);
-    this.unspooled = [];
-  }
 }

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serialize } from 'node:v8';
-import { binaryState, emptyState, isPreviousOutput, KeptEntries, KeptSpool, readKept, readState, saveKept, saveState, spoolDir, stateDir, type BuildState } from '../../generator/write/state.ts';
+import { binaryState, emptyState, isPreviousOutput, keptAppend, readKept, readState, saveKept, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -151,7 +151,7 @@ describe('the build state', () => {
   });
 });
 
-// What a build keeps of its own work (the reader's results, the bulk files' records), written a frame of
+// What a build keeps of its own work (the reader's results, the plan), written a frame of
 // entries at a time: more entries than a frame holds come back as they went, in order; a file cut short,
 // kept by other sources or in the whole-object form of version 1 is not trusted.
 describe('kept entries', () => {
@@ -179,101 +179,6 @@ describe('kept entries', () => {
     expect(readKept(out, 'parsed-files', 'sources-1').size).toBe(0);
   });
 
-  it('spools what a build uses or makes to a file unlinked at once, and keeps it as a map would', () => {
-    const out = outDir();
-    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
-    temps.push(spools);
-    const before = entries();
-    saveKept(out, 'bulk-records', 'sources-1', before);
-    const kept = readKept(out, 'bulk-records', 'sources-1');
-    const spooled = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spools));
-    expect(readdirSync(spools)).toEqual([]);
-    // Every previous entry used, one of them twice, and as many made again: those the previous build kept.
-    for (const key of before.keys()) expect(spooled.get(key)).toEqual(before.get(key));
-    spooled.get([...before.keys()][0]);
-    for (const [key, value] of before) spooled.set(key, value);
-    expect(spooled.toKeep()).toBeNull();
-    // Half used, two made: the half and the two, in the order they came.
-    const half = new KeptEntries<unknown>(kept, new KeptSpool('sources-1', spools));
-    const made: [string, unknown][] = [['new\0a', 'text a'], ['new\0b', { A: [1] }]];
-    [...before.keys()].filter((_, i) => i % 2 === 0).forEach((key) => half.get(key));
-    made.forEach(([key, value]) => half.set(key, value));
-    half.set(...made[0]);
-    const spool = half.toKeep();
-    expect(spool).toBeInstanceOf(KeptSpool);
-    saveKept(out, 'bulk-records', 'sources-1', spool!);
-    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].filter((_, i) => i % 2 === 0), ...made]);
-    expect(readdirSync(spools)).toEqual([]);
-    expect(() => saveKept(out, 'bulk-records', 'sources-1', spool!)).toThrow(/spool is closed/);
-    // Beside the output folder, on the disk the kept file goes to; the system's temporary folder only when that is not there.
-    expect(spoolDir(out)).toBe(stateDir(out));
-    expect(spoolDir(path.join(out, 'a', 'b'))).toBe(os.tmpdir());
-    expect(spoolDir(path.join(spools, 'new-site'))).toBe(spools);
-    expect(readdirSync(stateDir(out)).sort()).toEqual(['bulk-records.v8']);
-  });
-
-  it('appends what a build made to the file it read, and drops what it did not use, while an eighth of its bytes at most are dropped; else writes what it kept, whole', () => {
-    const out = outDir();
-    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
-    temps.push(spools);
-    const before = entries();
-    const file = keptPath(out).replace('parsed-files', 'bulk-records');
-    saveKept(out, 'bulk-records', 'sources-1', before);
-    const keys = [...before.keys()];
-    /** A build that uses the first `used` entries and makes `made` new ones; what it keeps, saved. */
-    const build = (used: number, made: number, spooled: boolean, sources = 'sources-1') => {
-      const kept = new KeptEntries<unknown>(readKept(out, 'bulk-records', sources), spooled ? new KeptSpool(sources, spools) : null);
-      keys.slice(0, used).forEach((key) => kept.get(key));
-      const fresh = Array.from({ length: made }, (_, i) => [`made\0${used}\0${i}`, `record ${i}`] as const);
-      fresh.forEach(([key, value]) => kept.set(key, value));
-      const whole = kept.toKeep();
-      if (whole) saveKept(out, 'bulk-records', sources, whole, kept.appendable());
-      return fresh;
-    };
-    const firstBytes = readFileSync(file);
-    // 100 of 1,300 unused (under an eighth of the file's bytes): the two made appended, the unused ones dropped, the file as it was before them.
-    const appended = build(1200, 2, true);
-    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...appended]);
-    expect(readFileSync(file).subarray(0, firstBytes.length - 4)).toEqual(firstBytes.subarray(0, firstBytes.length - 4));
-    expect(readdirSync(spools)).toEqual([]);
-    // Without a spool alike (the two made before dropped too); then 200 more unused (about a quarter of the file, with the 100 before): written whole, only what this build used or made.
-    const more = build(1250, 1, false);
-    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1200), ...more]);
-    const rewritten = build(1000, 3, true);
-    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...[...before].slice(0, 1000), ...rewritten]);
-    expect(readFileSync(file).length).toBeLessThan(firstBytes.length);
-    // A file without its end mark (a build died appending) is not appended to, nor read: written whole.
-    truncateSync(file, readFileSync(file).length - 4);
-    expect(readKept(out, 'bulk-records', 'sources-1').size).toBe(0);
-    const after = build(0, 2, false);
-    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual(after);
-    // Nor one of other sources: the new build's entries alone.
-    const other = new KeptEntries<unknown>(new Map(keys.slice(0, 10).map((key) => [key, before.get(key)])));
-    keys.slice(0, 10).forEach((key) => other.get(key));
-    other.set('made\0other', 'x');
-    saveKept(out, 'bulk-records', 'sources-2', other.toKeep()!, other.appendable());
-    expect(readKept(out, 'bulk-records', 'sources-1').size).toBe(0);
-    expect([...readKept(out, 'bulk-records', 'sources-2').keys()]).toEqual([...keys.slice(0, 10), 'made\0other']);
-  });
-
-  it('spools what a rebuild used only when it writes the file whole, as when the append fails', () => {
-    const out = outDir();
-    const spools = mkdtempSync(path.join(os.tmpdir(), 'jaspar-spool-'));
-    temps.push(spools);
-    const before = entries();
-    saveKept(out, 'bulk-records', 'sources-1', before);
-    const kept = new KeptEntries<unknown>(readKept(out, 'bulk-records', 'sources-1'), new KeptSpool('sources-1', spools));
-    for (const key of before.keys()) kept.get(key);
-    kept.set('made\0a', 'text a');
-    const spool = kept.toKeep()!;
-    const append = kept.appendable();
-    expect(append?.added.size).toBe(1);
-    // The file read is gone before the save (another build's, say): nothing to append to.
-    rmSync(keptPath(out).replace('parsed-files', 'bulk-records'));
-    saveKept(out, 'bulk-records', 'sources-1', spool, append);
-    expect([...readKept(out, 'bulk-records', 'sources-1')]).toEqual([...before, ['made\0a', 'text a']]);
-  });
-
   it('counts what it drops in bytes: one large entry unused is a file written whole', () => {
     const out = outDir();
     const small = Array.from({ length: 200 }, (_, i) => [`small\0${i}`, `text ${i}`] as const);
@@ -281,10 +186,10 @@ describe('kept entries', () => {
     const size = () => readFileSync(keptPath(out)).length;
     const whole = size();
     const build = (use: (key: string) => boolean) => {
-      const kept = new KeptEntries<unknown>(readKept(out, 'parsed-files', 'sources-1'));
-      for (const key of readKept(out, 'parsed-files', 'sources-1').keys()) if (use(key)) kept.get(key);
-      kept.set('made', 'new');
-      saveKept(out, 'parsed-files', 'sources-1', kept.toKeep()!, kept.appendable());
+      const before = readKept(out, 'parsed-files', 'sources-1');
+      const used = new Set([...before.keys()].filter(use));
+      const made = new Map([['made', 'new']]);
+      saveKept(out, 'parsed-files', 'sources-1', new Map([...[...before].filter(([key]) => used.has(key)), ...made]), keptAppend(before, used, made));
     };
     // One small entry unused: appended (the file grows).
     build((key) => key !== 'small\0' + '7');
