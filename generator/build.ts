@@ -581,7 +581,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const sources = sourcesHash(PROJECT_ROOT);
   mark('sources hashed');
   // Each folder hashed once (JASPAR 2024 is a release and JASPAR 2026's older versions), its unchanged files not read again.
-  const known = { before: readInputHashes(options.outDir), next: new Map() };
+  const known = { before: readInputHashes(options.outDir), next: new Map(), recent: new Map<string, string>() };
   const hashes = new Map<string, string>();
   const hashOfData = (dir: string) => hashes.get(path.resolve(dir)) ?? hashes.set(path.resolve(dir), dataHash(dir, known)).get(path.resolve(dir))!;
   const fingerprint = hashOf(sources, ...inputs.flatMap((r) => [hashOfData(r.dataDir), r.olderVersions === null ? '' : hashOfData(r.olderVersions), r.text]), base, options.profile ?? 'full', ...linksKey(options));
@@ -613,7 +613,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   looked?.then(() => mark('folder look done (its thread)'));
   // Plan: every output path, with its content or the task that renders it.
-  let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash, fingerprint);
+  let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
   const report = planned.report;
   const cpuPlanned = cpuAt();
   mark('planned');
