@@ -5,7 +5,8 @@ import { appendFileSync, copyFileSync, readFileSync, rmSync, unlinkSync, writeFi
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DatasetError, type Problem } from '../../generator/dataset/diagnostics.ts';
-import { CSV_COLUMNS, loadRelease } from '../../generator/dataset/curated.ts';
+import { parse } from 'csv-parse/sync';
+import { CSV_COLUMNS, loadRelease, plainCsv } from '../../generator/dataset/curated.ts';
 import type { Release, ReleaseInfo } from '../../generator/dataset/types.ts';
 import { FIXTURE_IDS, makeRelease } from '../support/fixtures.ts';
 
@@ -602,5 +603,40 @@ describe('loadRelease reads a clean release', () => {
     setField(dir, 'MA0004.1', 'comment', 'a "quoted", comma');
     const m = loadRelease(dir, INFO).matrices.find((x) => x.matrixId === 'MA0004.1')!;
     expect(m.comment).toBe('a "quoted", comma');
+  });
+});
+
+// matrices.csv as RFC 4180 writes it is read without csv-parse (plainCsv): the same records, each with the line it
+// starts on, as csv-parse gives; anything else is left to csv-parse, which reports it.
+describe('plainCsv', () => {
+  const byCsvParse = (text: string) =>
+    (parse(text, { relax_column_count: true, info: true, raw: true, skip_empty_lines: false }) as { record: string[]; raw: string; info: { lines: number } }[])
+      .map(({ record, raw, info }) => ({ record, line: info.lines - (raw.replace(/\n$/, '').match(/\n/g)?.length ?? 0) }));
+
+  it('reads the shipped matrices.csv as csv-parse does', () => {
+    const text = readFileSync(path.join(__dirname, '../../data/jaspar-2024/matrices.csv'), 'utf8');
+    expect(text).toContain('"');
+    expect(plainCsv(text)).toEqual(byCsvParse(text));
+  });
+
+  it.each([
+    ['quoted fields, commas and doubled quotes in them', 'a,b,c\n"x, y","say ""hi""",z\n'],
+    ['a quoted field over two lines, then a row', 'a,b\n"one\ntwo",3\nfour,5'],
+    ['empty fields, a last field empty at the end', 'a,,b\n,,\n"",x,'],
+    ['rows of other lengths', 'a,b,c\nd\ne,f,g,h\n'],
+    ['no text', ''],
+    ['non-ASCII and a BOM', '\uFEFFname,x\nÑandú,"ü"\n'],
+  ])('%s: as csv-parse', (_what, text) => {
+    expect(plainCsv(text)).toEqual(byCsvParse(text));
+  });
+
+  it.each([
+    ['CRLF line ends', 'a,b\r\nc,d\r\n'],
+    ['a blank line', 'a,b\n\nc,d\n'],
+    ['a quote inside an unquoted field', 'a,b\nc"d,e\n'],
+    ['text after a closing quote', 'a,b\n"c"d,e\n'],
+    ['an unclosed quote', 'a,b\n"c,d\n'],
+  ])('%s: left to csv-parse', (_what, text) => {
+    expect(plainCsv(text)).toBeNull();
   });
 });
