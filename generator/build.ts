@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import yaml from 'js-yaml';
 import { readReleaseInfo, readReleaseText } from './dataset/release-yaml.ts';
 import { readRelease, releaseFileFor } from './dataset/read.ts';
@@ -552,6 +553,14 @@ export async function writeSite(plan: OutputPlan, outDir: string, options: Sched
   return report;
 }
 
+/** A rebuild of a site of at most this many files plans with V8's own heap growth (build()); the shipped one has 285,000, the 10x synthetic 1,450,000. */
+const RELAXED_HEAP_FILES = 600_000;
+/** The heap growth generator/start.mjs set for the build (its BUILD_V8_FLAGS), if it did: a build started otherwise (tests, tsx) keeps V8's. */
+function heapGrowthFlag(): string | undefined {
+  const flags = (globalThis as Record<symbol, unknown>)[Symbol.for('jaspar.buildFlags')];
+  return Array.isArray(flags) ? flags.find((f): f is string => typeof f === 'string' && f.startsWith('--heap-growing-percent=')) : undefined;
+}
+
 /** The largest file GitHub accepts in a repository (its releases take 2 GB). */
 export const GITHUB_FILE_LIMIT = 100 * 1000 * 1000;
 
@@ -612,9 +621,16 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // kernel's 285,000 lstats (measured at load 20), which is why the step rose 3.8 -> 4.6 s when the look moved here.
   const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
   looked?.then(() => mark('folder look done (its thread)'));
+  // A rebuild of a site of the shipped size plans with V8's own heap growth, not the build's 30% (generator/start.mjs
+  // BUILD_V8_FLAGS, for the peak of large builds): its heap grows from 20 to about 75 MB while it reads what was kept and
+  // plans, and growing by 30% at a time took five or six full collections to get there, 0.2-0.3 s of pauses (--trace-gc,
+  // a one-count rebuild at load 9). Set back once planned: the render's heap and a large site's plan are as before.
+  const growth = state !== null && state.files.size <= RELAXED_HEAP_FILES ? heapGrowthFlag() : undefined;
+  if (growth) setFlagsFromString('--heap-growing-percent=0');
   // Plan: every output path, with its content or the task that renders it.
   let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
   const report = planned.report;
+  if (growth) setFlagsFromString(growth);
   const cpuPlanned = cpuAt();
   mark('planned');
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.

@@ -35,7 +35,10 @@ export const BUILD_V8_FLAGS = ['--heap-growing-percent=30'];
 
 /** Sets BUILD_V8_FLAGS in this process (a build's entry point calls it first; importing this module sets nothing). */
 export function buildFlags() {
-  if (isMainThread) for (const flag of BUILD_V8_FLAGS) v8.setFlagsFromString(flag);
+  if (!isMainThread) return;
+  for (const flag of BUILD_V8_FLAGS) v8.setFlagsFromString(flag);
+  // What build.ts sets back after a rebuild's plan, which it makes with V8's own heap growth (build.ts heapGrowthFlag).
+  globalThis[Symbol.for('jaspar.buildFlags')] = BUILD_V8_FLAGS;
 }
 
 const CACHE = path.join(ROOT, '.cache/generator');

@@ -610,7 +610,7 @@ describe('loadRelease reads a clean release', () => {
 // starts on, as csv-parse gives; anything else is left to csv-parse, which reports it.
 describe('plainCsv', () => {
   const byCsvParse = (text: string) =>
-    (parse(text, { relax_column_count: true, info: true, raw: true, skip_empty_lines: false }) as { record: string[]; raw: string; info: { lines: number } }[])
+    (parse(text, { relax_column_count: true, info: true, raw: true, skip_empty_lines: false }) as unknown as { record: string[]; raw: string; info: { lines: number } }[])
       .map(({ record, raw, info }) => ({ record, line: info.lines - (raw.replace(/\n$/, '').match(/\n/g)?.length ?? 0) }));
 
   it('reads the shipped matrices.csv as csv-parse does', () => {
