@@ -5,7 +5,7 @@
 // string, made when asked. Kept as a map of 50,000 strings (write/state.ts saveKept, before), reading them
 // was 50,000 strings made and copied by the young generation twice before they settled, a map of every key
 // built, and each text looked up in it, then in a set of those used, then pushed to a list to keep: about
-// 0.13 s of a one-count rebuild's main thread before its first write (issue 22).
+// 0.1 s of a one-count rebuild's main thread before its first write (issue 22).
 //
 // A rebuild asks for the texts in the order the previous build kept them (the bulk files list records in
 // the same order from one build to the next): each key is compared in place, where the previous one was
@@ -13,11 +13,16 @@
 // is rendered again, and the entry found later by key, if any, is dropped as unused. Past CURSOR_MISSES
 // such misses (records reordered), every key is indexed and looked up instead.
 //
+// An entry unused is dropped only when the build asked for others of its group (a key is "<group> <id>":
+// mirror/bulk.ts's release salt and format, then the record's digest): made again, it has another key now.
+// A group not asked for at all is kept: an annotation rebuild renders none of JASPAR 2026's bulk files, and
+// dropping its 22,870 texts made the next count rebuild render them all again (0.25 s of its main thread).
+//
 // The file: a head frame ({header, sources}), then frames of entries ([keys, key ends, texts, text ends]),
 // frames dropping entries by their number in the file ({drop, bytes}: a rebuild's unused ones, appended with
 // what it made), and an empty frame, the end mark. A file without it (a build died writing) is not read.
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -52,14 +57,18 @@ export interface KeptTextsFile {
 
 const NOTHING: KeptTextsFile = { frames: [], frameOf: new Int32Array(0), at: new Int32Array(0), number: new Int32Array(0), size: 0, dead: 0 };
 
-/** The next frame at offset (4 bytes of length, then that many); throws when the bytes end first. */
-function frameAt(bytes: Buffer, at: { offset: number }): Buffer {
-  if (at.offset + 4 > bytes.length) throw new Error('truncated');
-  const length = bytes.readUInt32LE(at.offset);
-  const end = at.offset + 4 + length;
-  if (end > bytes.length) throw new Error('truncated');
-  const frame = bytes.subarray(at.offset + 4, end);
-  at.offset = end;
+/** The next frame at offset (4 bytes of length, then that many), read on its own: the whole file read at once would
+ *  hold its bytes beside the frames' strings (about 230 MB each at 10x). Throws when the file ends first. */
+function frameAt(fd: number, at: { offset: number }): Buffer {
+  const length = Buffer.alloc(4);
+  if (readSync(fd, length, 0, 4, at.offset) !== 4) throw new Error('truncated');
+  const frame = Buffer.allocUnsafe(length.readUInt32LE(0));
+  for (let got = 0; got < frame.length; ) {
+    const n = readSync(fd, frame, got, frame.length - got, at.offset + 4 + got);
+    if (n === 0) throw new Error('truncated');
+    got += n;
+  }
+  at.offset += 4 + frame.length;
   return frame;
 }
 
@@ -69,22 +78,22 @@ const isFrame = (f: unknown): f is [string, number[], string, number[]] =>
 
 /** What a previous build by the same generator sources kept; nothing when there is nothing to trust (none, other sources, cut short, not of this form). */
 export function readKeptTexts(outDir: string, sources: string): KeptTextsFile {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(textsFile(outDir));
+    fd = openSync(textsFile(outDir), 'r');
   } catch {
     return NOTHING;
   }
   try {
     const at = { offset: 0 };
-    const head = deserialize(frameAt(bytes, at)) as { header?: string; sources?: string };
+    const head = deserialize(frameAt(fd, at)) as { header?: string; sources?: string };
     if (head?.header !== TEXTS_HEADER || head.sources !== sources) return NOTHING;
     const frames: TextFrame[] = [];
     const firsts: number[] = [];
     const drops: number[][] = [];
     let count = 0;
     let dead = 0;
-    for (let frame = frameAt(bytes, at); frame.length > 0; frame = frameAt(bytes, at)) {
+    for (let frame = frameAt(fd, at); frame.length > 0; frame = frameAt(fd, at)) {
       const f = deserialize(frame) as unknown;
       if (isFrame(f)) {
         frames.push({ keys: f[0], keyEnds: f[1], texts: f[2], textEnds: f[3] });
@@ -123,6 +132,8 @@ export function readKeptTexts(outDir: string, sources: string): KeptTextsFile {
     return { frames, frameOf, at: place, number, size: at.offset, dead };
   } catch {
     return NOTHING;
+  } finally {
+    closeSync(fd);
   }
 }
 
