@@ -220,10 +220,7 @@ export class SiteWriter implements ScheduleSink {
   private fileOffThread(rel: string, bytes: Buffer, thread: OffThreadFiles): void {
     const { ensured, shown, same, report, touched } = this.open_();
     const dir = path.posix.dirname(rel);
-    if (dir !== '.' && !ensured.has(dir)) {
-      thread.folder(dir);
-      ensured.add(dir);
-    }
+    if (dir !== '.' && !ensured.has(dir)) handFolders(dir, ensured, thread);
     const to = same?.find(bytes) ?? null;
     // The file linked to is a file of this build, under the root (same-bytes.ts: root/path).
     const target = to === null ? null : to.file.slice(this.root.length + 1);
@@ -408,6 +405,20 @@ export class SiteWriter implements ScheduleSink {
     next.report = report;
     saveState(root, next);
   }
+}
+
+/**
+ * A folder not made yet handed to the other thread, after those above it that are not made either, top
+ * down: each then made by one mkdir. Handed alone, a folder whose parent was not there cost a failed mkdir
+ * (ENOENT) before its parent's and its own again, and the parent, made on the way but not noted, another
+ * when a file of its own came (EEXIST): a full build of the shipped site made 46,669 mkdirs, 4,482 failing;
+ * now 42,198, none failing on that thread (strace).
+ */
+function handFolders(dir: string, ensured: Folders, thread: OffThreadFiles): void {
+  const slash = dir.lastIndexOf('/');
+  if (slash > 0 && !ensured.has(dir.slice(0, slash))) handFolders(dir.slice(0, slash), ensured, thread);
+  thread.folder(dir);
+  ensured.add(dir);
 }
 
 /** A new file (or folder on its way) changes the mtime of the folders it is created in: rel's folders, up to the root (''), noted touched. */

@@ -8,8 +8,9 @@
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderPlan } from '../../generator/pipeline/schedule.ts';
+import { OffThreadFiles } from '../../generator/write/off-thread.ts';
 import { readState } from '../../generator/write/state.ts';
 import { OutputPlan, SiteWriter, treeChanges } from '../../generator/write/writer.ts';
 import { listFiles, treeSnapshot } from '../support/tree.ts';
@@ -105,5 +106,33 @@ describe('new files made on another thread', () => {
     await expect((async () => writer.close(plan, await renderPlan(plan, {}, writer)))()).rejects.toThrow(/download\/after-pieces\.txt in the output folder became a link .*fix: remove the link/);
     writer.stop();
     expect(readFileSync(outside, 'utf8')).toBe('outside\n');
+  });
+
+  it('hands each folder once, after the folders above it (one mkdir a folder, none failing)', async () => {
+    const handed: string[] = [];
+    const folder = OffThreadFiles.prototype.folder;
+    const spy = vi.spyOn(OffThreadFiles.prototype, 'folder').mockImplementation(function (this: OffThreadFiles, rel: string) {
+      handed.push(rel);
+      folder.call(this, rel);
+    });
+    const out = path.join(tempRoot(), 'site');
+    // Files deep in a folder first, then in the folders above it, then beside it.
+    const files: Files = {};
+    for (let i = 0; i < 5000; i++) files[`a/b/c/d${i % 40}/f${i}.txt`] = `${i}\n`;
+    files['a/b/c/top.txt'] = 'c\n';
+    files['a/b/mid.txt'] = 'b\n';
+    files['a/x/y/side.txt'] = 'y\n';
+    try {
+      await writeFiles(out, files, true);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(new Set(handed).size).toBe(handed.length);
+    handed.forEach((dir, i) => {
+      const parent = dir.includes('/') ? dir.slice(0, dir.lastIndexOf('/')) : null;
+      if (parent !== null) expect(handed.indexOf(parent), `${dir} after ${parent}`).toBeLessThan(i);
+    });
+    expect(new Set(handed)).toEqual(new Set(['a', 'a/b', 'a/b/c', ...Array.from({ length: 40 }, (_, i) => `a/b/c/d${i}`), 'a/x', 'a/x/y']));
+    expect(readFileSync(path.join(out, 'a/b/mid.txt'), 'utf8')).toBe('b\n');
   });
 });
