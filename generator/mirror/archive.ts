@@ -34,10 +34,10 @@
 // the pieces to compress are read back).
 //
 // Rebuilt after a small change (issue 22), the archive reuses the previous
-// one's members: a member is cut where the entries' paths say (never where
-// byte counts fall, which one changed file would shift for every member
-// after it), and is the same bytes whenever its entries' paths and SHA-256
-// are the same. The writer knows which files it wrote; every other file's
+// one's members: a member is cut where the entries' paths say, once it holds
+// enough entries or enough bytes of files (never where a byte count alone
+// falls, which one changed file would shift for every member after it), and
+// is the same bytes whenever its entries' paths and SHA-256 are the same. The writer knows which files it wrote; every other file's
 // SHA-256 is the previous manifest's. A member whose entries are all as
 // before is copied from the previous archive without reading its files
 // (the writer copies runs of such members in large reads). When no file
@@ -81,7 +81,7 @@ import { fnv1a } from '../dataset/digest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
 import { byPathBytes, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
-import { END, contentMtime, entryHeader, padding } from './tar.ts';
+import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
 import { Compressor } from './gzip.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
@@ -133,6 +133,15 @@ const CHUNK_BITS = 16;
 const CHUNK_MAX = 256 * 1024;
 const CUT = 64;
 const MAX_ENTRIES = 512;
+/** A member also ends after an entry whose path hashes to 0 modulo BYTES_CUT once its files' tar bytes reach
+ *  MIN_BYTES, or at MAX_BYTES: files of 10-20 kB (list pages, versions pages, logos beside BED files) made
+ *  members of 1-2.4 MB, and one changed file among them compressed the member again (27 of the 37 MB a
+ *  one-count rebuild of MA1364.1 compressed, 2026-11-27). Bytes counted in whole blocks (a file's padded
+ *  size: an edit of a few bytes seldom moves a cut), cut where a path says as the entries are (a cut at a
+ *  byte count alone moved every later cut of the run of files of one name after a file grew a block). */
+const MIN_BYTES = 192 * 1024;
+const BYTES_CUT = 8;
+const MAX_BYTES = 512 * 1024;
 /** The manifest's lines are cut likewise, about 190 lines (17 kB) a member: a one-count rebuild changes
  *  about 60 lines far apart, and at 770 lines a member compressed 5.8 MB of the manifests again. */
 const MIN_LINES = 64;
@@ -337,8 +346,9 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     for (let i = 1; i <= parts.length; i++) group.push({ kind: 'dir', path: parts.slice(0, i).join('/') });
     return group;
   };
-  /** Whether a member ends after the entry at path, holding length entries. */
-  const ends = (length: number, entryPath: string) => length >= MAX_ENTRIES || (length >= MIN_ENTRIES && cutsAfter(entryPath));
+  /** Whether a member ends after the entry at path, holding length entries of bytes (blocks of file data, tarBytes). */
+  const ends = (length: number, bytes: number, entryPath: string) =>
+    length >= MAX_ENTRIES || bytes >= MAX_BYTES || (length >= MIN_ENTRIES && cutsAfter(entryPath)) || (bytes >= MIN_BYTES && cutsAfter(entryPath, BYTES_CUT));
 
   if (patch) {
     yield* patched(patch);
@@ -350,6 +360,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   const { paths: order, folders: dirCount } = archiveOrder(root, scope, listing, reuse);
   const prefix = new Uint32Array(order.length - dirCount);
   const target = new Int32Array(order.length - dirCount).fill(-1);
+  const fileSize = new Uint32Array(order.length - dirCount);
   // The first file entry of each content (by SHA-256, to its place in order): where a later file of the
   // same bytes links to; sizes[place] its size where known (NaN: in a member copied whole). About 30% of
   // the site's files are copies of another (first pages, base ids, logos, a release's unchanged text
@@ -360,8 +371,9 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   const inodes: SeenInodes = new Map();
   const sizes = new Float64Array(order.length).fill(Number.NaN);
   let group = seed();
-  // The place of the group's first entry.
+  // The place of the group's first entry, and the tar bytes of its files' data (ends).
   let from = 0;
+  let bytes = 0;
   for (let place = 0; place < order.length; place++) {
     const e: GroupEntry = { kind: place < dirCount ? 'dir' : 'file', path: order[place] };
     if (e.kind === 'file') {
@@ -387,8 +399,9 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         e.kind = 'link';
         e.target = order[first];
         target[place - dirCount] = first - dirCount;
-        const size = sizes[first];
-        e.size = Number.isNaN(size) ? e.content?.length : size;
+        // Its first's size: known for every first (below).
+        e.size = sizes[first];
+        fileSize[place - dirCount] = e.size;
         e.content = undefined;
         group.push(e);
       } else {
@@ -399,12 +412,14 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
         // Its bytes were another file's large members, of which it was a copy: read, to be made its own.
         if (runs && !chunks) e.content = arena.read(fileOf(e.path));
-        if (e.content) sizes[place] = e.content.length;
+        // Its size, which the members' cuts need (ends): its bytes', else the previous build's (the writer did not write it), else the folder's.
+        sizes[place] = e.content ? e.content.length : chunks ? chunks[0].bytes : (reuse?.sizeOf(e.path) ?? statSync(fileOf(e.path)).size);
+        fileSize[place - dirCount] = sizes[place];
         if (chunks) {
           if (group.length > 0) flush(group, from, place);
           group = [];
           from = place + 1;
-          sizes[place] = chunks[0].bytes;
+          bytes = 0;
           list(e.path, knownLine(e.path, e.hex));
           tarred.files++;
           tarred.bytes += chunks[0].bytes;
@@ -413,14 +428,19 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
           if (group.length > 0) flush(group, from, place);
           group = [];
           from = place + 1;
+          bytes = 0;
           large(e, e.content, place);
-        } else group.push(e);
+        } else {
+          group.push(e);
+          bytes += tarBytes(sizes[place]);
+        }
       }
     } else group.push(e);
-    if (ends(group.length, order[place])) {
+    if (ends(group.length, bytes, order[place])) {
       flush(group, from, place + 1);
       group = [];
       from = place + 1;
+      bytes = 0;
     }
     // Every file read is in a member put together (its bytes copied) or a link (none kept).
     if (group.length === 0) arena.reuse();
@@ -436,7 +456,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   const manifestFile = sink.finish();
   const size = manifest.bytes;
   // Where the next build finds each file (a line of the manifest for each, in order).
-  if (manifest.line === prefix.length) placed.places = { dirs: order.slice(0, dirCount), lines: Uint32Array.from(manifest.ends), prefix, target };
+  if (manifest.line === prefix.length) placed.places = { dirs: order.slice(0, dirCount), lines: Uint32Array.from(manifest.ends), prefix, target, size: fileSize };
   tarred.files++;
   tarred.bytes += size;
   placed.manifestSha256 = manifest.sha256.digest('hex');
@@ -492,6 +512,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       }
       let from = m.entries![0];
       let group: GroupEntry[] = from === 0 ? seed() : [];
+      let bytes = 0;
       let place = from;
       for (; place < total; place++) {
         if (place > m.entries![0] && group.length === 0) {
@@ -505,7 +526,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
           const file = (entryPath = pathOf(i));
           const fresh = changed.get(i);
           const first = targets.get(i) ?? places.target[i];
-          if (first >= 0) group.push({ kind: 'link', path: file, hex: hexOf(i), target: pathOf(first), size: fresh?.content.length });
+          if (first >= 0) group.push({ kind: 'link', path: file, hex: hexOf(i), target: pathOf(first), size: fresh?.content.length ?? places.size[i] });
           else {
             // Its own bytes, as before: a large file's members are the previous ones; else its bytes are read.
             const old = fresh || places.target[i] >= 0 ? undefined : largeAt.get(place);
@@ -513,6 +534,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
               if (group.length > 0) flush(group, from, place);
               group = [];
               from = place + 1;
+              bytes = 0;
               tarred.files++;
               tarred.bytes += old[0].bytes;
               for (const c of old) inFlight.push(again(c, [place, place + 1]));
@@ -525,16 +547,21 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
                 if (group.length > 0) flush(group, from, place);
                 group = [];
                 from = place + 1;
+                bytes = 0;
                 // Its previous bytes' chunks (a file large before, and the first of its bytes then).
                 large(e, content, place, places.target[i] === -1 ? (largeAt.get(place) ?? []).slice(1) : []);
-              } else group.push(e);
+              } else {
+                group.push(e);
+                bytes += tarBytes(content.length);
+              }
             }
           }
         }
-        if (ends(group.length, entryPath)) {
+        if (ends(group.length, bytes, entryPath)) {
           flush(group, from, place + 1);
           group = [];
           from = place + 1;
+          bytes = 0;
         }
         while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
       }
@@ -549,6 +576,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     for (const [i, c] of changed) {
       text.write(c.hex, places.lines[i], 'latin1');
       places.prefix[i] = prefixOf(c.hex);
+      places.size[i] = c.content.length;
     }
     for (const [i, first] of targets) places.target[i] = first;
     sink.write(text);
@@ -737,6 +765,8 @@ export interface ArchivePlaces {
   prefix: Uint32Array;
   /** The number of the first file with the same bytes, of which the file is a hard link; -1: the first. */
   target: Int32Array;
+  /** Each file's size in bytes: where members end depends on it (ends), known without a stat. */
+  size: Uint32Array;
 }
 
 /** A rebuild that only rewrote files the previous archive holds (none added, none removed: the same order). */
@@ -765,6 +795,8 @@ export interface ArchiveReuse {
   /** The SHA-256 of a file the writer did not write since the previous archive (the previous manifest's), else undefined;
    *  fastest asked in the previous manifest's order. */
   known(path: string): string | undefined;
+  /** The size of a file the writer did not write since (the previous places'), asked right after known(path); undefined when not known. */
+  sizeOf(path: string): number | undefined;
   /** The previous manifest's paths, in its order (archiveOrder's: by name, then by path). */
   paths: readonly string[];
   /** Whether the writer wrote the file since the previous archive. */
@@ -938,6 +970,9 @@ function cutAt(content: Buffer, from: number): number {
 /** A chunk's tar bytes (the last one padded to the block) and digest ("c": of its bytes, never taken for a group's or the manifest's, of their entries and lines). */
 const chunkTar = (content: Buffer, from: number, to: number) => (to === content.length ? Buffer.concat([content.subarray(from, to), padding(content.length)]) : content.subarray(from, to));
 const chunkDigest = (content: Buffer, from: number, to: number) => `c${hash('sha1', chunkTar(content, from, to), 'base64url')}`;
+
+/** A file's data in the tar stream: its size padded to the block (the bytes a member's cut counts, ends). */
+const tarBytes = (size: number) => size + ((BLOCK - (size % BLOCK)) % BLOCK);
 
 /** FNV-1a of a path: where members end, the same from build to build. */
 function cutsAfter(p: string, cut = CUT): boolean {

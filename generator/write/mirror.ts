@@ -230,8 +230,9 @@ const indexFile = (outDir: string, scope: MirrorScope) => path.join(stateDir(out
 const placesFile = (outDir: string, scope: MirrorScope) => indexFile(outDir, scope).replace(/\.tsv$/, '.places');
 /** 3: links (a copy of an earlier file) and the manifest in archiveOrder's order, which a rebuild takes as its own.
  *  4: the manifest's SHA-256 after the archive's; each member's entries (e<from>-<to>, places in that
- *  order) or manifest lines (m<from>-<to>), and a large file's chunk its size; the places file beside. */
-const INDEX_HEADER = 'jaspar-static-api archive index 4';
+ *  order) or manifest lines (m<from>-<to>), and a large file's chunk its size; the places file beside.
+ *  5: members cut by their files' bytes too (mirror/archive.ts MIN_BYTES); each file's size in the places. */
+const INDEX_HEADER = 'jaspar-static-api archive index 5';
 
 /** Whether the build state holds an index of the scope's archive made by another version of this step or at another level (none: a folder copied without its state, kept as it is). */
 function indexOutdated(outDir: string, scope: MirrorScope, level: number): boolean {
@@ -266,7 +267,7 @@ function savePlaces(file: string, places: ArchivePlaces, archiveSha256: string, 
   const n = places.prefix.length;
   let head = JSON.stringify({ archiveSha256, manifestSha256, files: n, dirs: places.dirs.length, endianness: os.endianness() });
   head += ' '.repeat((4 - ((head.length + 1) % 4)) % 4);
-  const arrays = [places.lines, places.prefix, places.target].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+  const arrays = [places.lines, places.prefix, places.target, places.size].map((a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength));
   writeFileSync(file, Buffer.concat([Buffer.from(`${head}\n`), ...arrays, Buffer.from(places.dirs.join('\n'))]));
 }
 
@@ -289,7 +290,7 @@ function readPlaces(file: string, archiveSha256: string, manifest: Buffer, manif
   const { files: n, dirs } = head;
   if (head.archiveSha256 !== archiveSha256 || head.endianness !== os.endianness() || typeof n !== 'number' || typeof dirs !== 'number') return null;
   const arrays = nl + 1;
-  const text = arrays + 4 * (3 * n + 1);
+  const text = arrays + 4 * (4 * n + 1);
   if (bytes.length < text) return null;
   // Views need 4-byte alignment in their buffer: a copy of that part of the file.
   const words = new Uint8Array(bytes.subarray(arrays, text)).buffer;
@@ -299,7 +300,7 @@ function readPlaces(file: string, archiveSha256: string, manifest: Buffer, manif
   if (!manifestIntact && sha256(manifest) !== head.manifestSha256) return null;
   const folders = text === bytes.length ? [] : bytes.toString('utf8', text).split('\n');
   if (folders.length !== dirs) return null;
-  return { dirs: folders, lines, prefix: new Uint32Array(words, 4 * (n + 1), n), target: new Int32Array(words, 4 * (2 * n + 1), n) };
+  return { dirs: folders, lines, prefix: new Uint32Array(words, 4 * (n + 1), n), target: new Int32Array(words, 4 * (2 * n + 1), n), size: new Uint32Array(words, 4 * (3 * n + 1), n) };
 }
 
 /**
@@ -355,15 +356,18 @@ function previousArchive(outDir: string, scope: MirrorScope, level: number, arch
   // Files are asked for in the manifest's order (archiveOrder): the next line's, else by a map (files
   // added or removed), from which the lines are followed again.
   let next = 0;
+  // The line of the file asked last (sizeOf follows known).
+  let asked = -1;
   let lineOf: Map<string, number> | null = null;
   const hashOf = (file: string) => {
     const { paths, hexes } = lines() ?? { paths: [], hexes: [] };
     if (paths[next] !== file) {
       lineOf ??= new Map(paths.map((p, i) => [p, i]));
       const line = lineOf.get(file);
-      if (line === undefined) return undefined;
+      if (line === undefined) return (asked = -1), undefined;
       next = line;
     }
+    asked = next;
     return hexes[next++];
   };
   const fd = openSync(archiveFile, constants.O_RDONLY | constants.O_NOFOLLOW);
@@ -382,6 +386,7 @@ function previousArchive(outDir: string, scope: MirrorScope, level: number, arch
       return lines()?.paths ?? [];
     },
     written: (file) => written.has(file),
+    sizeOf: (file) => (places && asked >= 0 && !written.has(file) && lines()?.paths[asked] === file ? places.size[asked] : undefined),
     // The previous archive, open: the runs of its members a new archive copies are read from it (ArchiveThread).
     fd,
     close: () => closeSync(fd),

@@ -235,6 +235,44 @@ describe('a large file in the archive', () => {
     expect(existsSync(spare)).toBe(false);
   });
 
+  it('files of tens of kB are members of a few hundred kB: one changed compresses its member again, not its name\'s run; a file grown by blocks moves cuts as a full build moves them', async () => {
+    const site = path.join(temp, 'pages');
+    makeSite(site);
+    // 80 pages of about 20 kB (list pages of one name, as the site's index.meme.txt are): 1.6 MB.
+    for (let i = 0; i < 80; i++) edit(site, `pages/p${String(i).padStart(2, '0')}/index.txt`, bulk(100, 100 + i));
+    const first = await writeMirror(site, { written: new Set(), listChanged: false });
+    // Cut by bytes (192-512 kB of files a member, the last file's beside), not by entries alone (a member of
+    // 32 to 512 of them held all 80 pages): the index's members of small files (entries, no large file owning them).
+    const groups = () =>
+      readFileSync(path.join(stateDir(site), 'archive-site.tsv'), 'utf8')
+        .split('\n')
+        .map((l) => l.split('\t'))
+        .filter((f) => f[6]?.startsWith('e') && f[5] === '')
+        .map((f) => Number(f[4]));
+    expect(Math.max(...groups())).toBeLessThanOrEqual(512 * 1024 + 128 * 1024);
+    expect(groups().filter((bytes) => bytes >= 192 * 1024).length).toBeGreaterThanOrEqual(4);
+    const page = (i: number) => `pages/p${String(i).padStart(2, '0')}/index.txt`;
+    const change = async (i: number, text: string, extra: Partial<Parameters<typeof writeMirror>[1]> = {}) => {
+      edit(site, page(i), text);
+      return writeMirror(site, { siteChanged: true, written: new Set([page(i)]), listChanged: false, ...extra });
+    };
+    // One page's record changed, its size as it was: its member, the manifest's header, its piece and its end.
+    const one = await change(40, readFileSync(path.join(site, page(40)), 'latin1').replace('TF', 'XX'));
+    expect(one.patched).toBe(true);
+    expect(one.members! - one.reused!).toBeLessThanOrEqual(4);
+    await expectFull(site, one);
+    // Pages grown by many blocks (the cuts after them move) and shrunk back, patched each time.
+    for (const [i, text] of [[10, bulk(400, 7)], [11, bulk(300, 8)], [10, bulk(100, 110)], [11, '']] as const) {
+      const again = await change(i, text);
+      expect(again.patched).toBe(true);
+      await expectFull(site, again);
+    }
+    // A page added after them: the sizes of the files not written come from the places (no file read).
+    const added = await change(79.5 as number, bulk(120, 5), { written: new Set(['pages/p79.5/index.txt']) });
+    expect(added.patched).toBe(false);
+    await expectFull(site, added);
+  });
+
   it('an unchanged site\'s archive made by another version of the step (its index says so) is made again, as a full build would make it', async () => {
     const site = path.join(temp, 'older');
     makeSite(site);
