@@ -307,7 +307,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   mark('plan: site files planned');
   // Without every task the previous build had, planned the same way, the tasks left out are planned after all.
   const contents = shapes ? plan.files.withContent() : [];
-  const carry = shapes !== null && shapes.carries(plan.parts, contents, plan.leftOutCount);
+  const carry = shapes !== null && shapes.carries(plan.parts, contents, plan.leftOutCount, options.outDir);
   if (!carry) plan.planLeftOut();
   plan.filter = null;
   const keepPlan = shapes?.toKeep(previous!.kept!.fingerprint, previous!.salt, plan.parts, contents, inputs.map((r) => r.release), options.profile ?? 'full');
@@ -519,7 +519,13 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
   const changes = looked ? await looked : null;
   mark('folder look awaited');
   // With a file altered since the previous build (its task to be rendered again), every task is planned.
-  writer.open(plan, changes, carry && (() => plan.planLeftOut()));
+  // Planned then (the folder was altered), the tasks left out are checked as a plan without a kept one checks them: a
+  // plan that carried records added checked its new paths against the folder (kept-plan.ts carries).
+  writer.open(plan, changes, carry && (() => {
+    plan.planLeftOut();
+    plan.checkFolderSizes();
+    plan.checkCaseClashes();
+  }));
   mark('writer open');
   opened?.();
   mark('kept entries saved');
