@@ -24,6 +24,8 @@ import type { Matrix, Release } from '../dataset/types.ts';
 import type { PlanPart, Task, TaskFilter } from './output-plan.ts';
 import { keptViews, takeViews, type KeptViews } from '../plan/views.ts';
 import { MAX_DIR_ENTRIES } from '../routes/shard.ts';
+import { FORMAT_IDS } from '../formats/registry.ts';
+import { fileName } from '../routes/urls.ts';
 
 /** What a build keeps for the next one (write/state.ts saveKept, kind "plan"). */
 export interface KeptPlanData {
@@ -69,6 +71,12 @@ export function partsText(parts: readonly PlanPart[]): string {
     const { siteNotes: _notes, ...release } = p.release;
     return { release: { ...release, olderVersions: null }, layout: p.layout };
   }));
+}
+
+/** The previous build's files as its state has them (write/state.ts BuildState): each task's first path (its key's), and whether a file is there. */
+export interface PreviousFiles {
+  firsts(): Iterable<string>;
+  has(file: string): boolean;
 }
 
 /**
@@ -145,6 +153,10 @@ export class PlanShapes implements TaskFilter {
   private readonly knownPlaces: Set<string> | null;
   /** The paths of the tasks at a place the previous build had no task at (records added: their details, logos, new pages and views). */
   private readonly newPaths: string[] = [];
+  /** Every task offered, when the previous build's places are known (its tasks' first paths are asked for only when some of its places have none now). */
+  private readonly offeredTasks: Task[] = [];
+  /** The previous build's files no task or content path of this plan has (carries, with records removed): the writer drops them from the state it keeps. */
+  gone: string[] = [];
   /** The previous build's shapes, when its plan is one this build's tasks may be taken from. */
   private readonly known: Set<string> | null;
   /** Records whose digest is not the previous build's (or with no previous digest). */
@@ -200,7 +212,10 @@ export class PlanShapes implements TaskFilter {
     const { sig, shaped, place } = signature(task, part);
     this.signatures.push(sig);
     this.places.push(place);
-    if (this.knownPlaces !== null && !this.knownPlaces.has(place)) this.newPaths.push(...task.paths);
+    if (this.knownPlaces !== null) {
+      this.offeredTasks.push(task);
+      if (!this.knownPlaces.has(place)) this.newPaths.push(...task.paths);
+    }
     if (this.known === null || !this.known.has(sig)) {
       this.unknown++;
       return true;
@@ -223,14 +238,14 @@ export class PlanShapes implements TaskFilter {
    * is added to the shipped site, 42,943 of its 47,791 tasks are left out (0.4 s of claims, and keys and reuse
    * of each in the render, about 0.7 s of the main thread's CPU, at load 10).
    */
-  carries(parts: readonly PlanPart[], contents: readonly string[], leftOut: number, outDir?: string): boolean {
+  carries(parts: readonly PlanPart[], contents: readonly string[], leftOut: number, outDir?: string, previous?: PreviousFiles | null): boolean {
     const kept = this.kept;
     if (kept === null || leftOut === 0) return false;
     if (kept.parts !== partsText(parts)) return false;
     if (this.sameRecords) {
       if (kept.tasks.length !== this.offered) return false;
     } else if (this.unknown > 0 || kept.tasks.length !== this.signatures.length) {
-      return outDir !== undefined && this.onlyAdded(contents, outDir);
+      return outDir !== undefined && this.onlyAdded(contents, outDir, previous ?? null);
     } else {
       // Every one known, as many, none twice: the same set of tasks.
       if (new Set(this.signatures).size !== this.signatures.length) return false;
@@ -238,17 +253,57 @@ export class PlanShapes implements TaskFilter {
     return kept.contents.length === contents.length && kept.contents.every((c, i) => c === contents[i]);
   }
 
-  /** carries() when the tasks are not the previous build's: every previous place and content path still planned, the new paths fitting the folder. */
-  private onlyAdded(contents: readonly string[], outDir: string): boolean {
+  /**
+   * carries() when the tasks are not the previous build's: the new paths fitting the folder, and every previous place
+   * still planned or its task's files known; those files and the content paths no longer planned are this.gone.
+   */
+  private onlyAdded(contents: readonly string[], outDir: string, previous: PreviousFiles | null): boolean {
     const kept = this.kept!;
     if (this.knownPlaces === null) return false;
     const places = new Set(this.places);
     if (places.size !== this.places.length || new Set(this.signatures).size !== this.signatures.length) return false;
-    for (const place of this.knownPlaces) if (!places.has(place)) return false;
+    let gone = 0;
+    for (const place of this.knownPlaces) if (!places.has(place)) gone++;
     const planned = new Set(contents);
-    if (!kept.contents.every((c) => planned.has(c))) return false;
     const before = new Set(kept.contents);
+    if (gone > 0 && (previous === null || !this.goneFiles(previous, planned, before, gone))) return false;
+    // The content paths no longer planned (a matrix's binding sites, a view's first-page copies) go too.
+    for (const c of kept.contents) if (!planned.has(c)) this.gone.push(c);
     return fitsFolder(outDir, [...this.newPaths, ...contents.filter((c) => !before.has(c))]);
+  }
+
+  /**
+   * The files of the previous build's tasks at the places no task has now (this.gone), from its state: a task's key lies
+   * under its first path, so the first paths of its tasks that no task of this plan starts with are those of the gone
+   * places, one each (else false: not known). A logo's is its one file; a resource's files are its folder's files
+   * named for a format, a folder no task of this plan has a file in (a resource's folder is its own); else false.
+   */
+  private goneFiles(previous: PreviousFiles, contents: ReadonlySet<string>, keptContents: ReadonlySet<string>, count: number): boolean {
+    const firsts = new Set<string>();
+    const folders = new Set<string>();
+    for (const task of this.offeredTasks) {
+      const first = task.kind === 'logo' ? task.pathAt() : task.pathAt(0);
+      firsts.add(first);
+      if (task.kind === 'resource') folders.add(first.slice(0, first.lastIndexOf('/') + 1));
+    }
+    const names = FORMAT_IDS.map(fileName);
+    const gone: string[] = [];
+    let found = 0;
+    for (const first of previous.firsts()) {
+      if (firsts.has(first) || keptContents.has(first) || contents.has(first) || !previous.has(first)) continue;
+      found++;
+      const name = first.slice(first.lastIndexOf('/') + 1);
+      if (!names.includes(name)) {
+        gone.push(first);
+        continue;
+      }
+      const folder = first.slice(0, first.lastIndexOf('/') + 1);
+      if (folders.has(folder)) return false;
+      for (const n of names) if (previous.has(`${folder}${n}`) && !contents.has(`${folder}${n}`)) gone.push(`${folder}${n}`);
+    }
+    if (found !== count) return false;
+    this.gone = gone;
+    return true;
   }
 
   /** What this build keeps for the next (its fingerprint, key salt, parts and content paths; every release's digests and shapes). */

@@ -187,7 +187,8 @@ describe('the kept plan when every record keeps its shape', () => {
       expect(into(first.keep).carry).toBe(false);
       rmSync(path.join(out, 'api/v1/matrix/ma0024.2'), { recursive: true });
       expect(into(first.keep).carry).toBe(true);
-      // A record removed: its places have no task (and a kept plan without places carries nothing).
+      // A record removed: its places have no task, whose files only the previous build's state knows (none here); a kept
+      // plan without places carries nothing.
       expect(into({ ...first.keep, places: undefined }).carry).toBe(false);
       const removed = into(null);
       writeFileSync(csv(), lines.filter((l) => !l.startsWith('MA0004.1,')).join('\n'));
