@@ -522,7 +522,7 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
   mark('folder look awaited');
   // With a file altered since the previous build (its task to be rendered again), every task is planned.
   // Planned then (the folder was altered), the tasks left out are checked as a plan without a kept one checks them: a
-  // plan that carried records added checked its new paths against the folder (kept-plan.ts carries).
+  // plan that carried records added or removed checked its new paths against the folder only (kept-plan.ts carries).
   writer.open(plan, changes, carry && (() => {
     plan.planLeftOut();
     plan.checkFolderSizes();

@@ -38,7 +38,7 @@ export interface KeptPlanData {
   /** Every task's shape (signature), in plan order. */
   tasks: string[];
   /** Every task's place (its paths: part, folder, formats; a logo's matrix), hashed, in plan order: a rebuild whose records
-   *  were added has every previous place still planned (PlanShapes.carries). Absent: kept by an older build. */
+   *  were added or removed knows which places are new and which have no task now (PlanShapes.carries). Absent: kept by an older build. */
   places?: string[];
   /** The paths planned with their content, in plan order. */
   contents: string[];
@@ -229,14 +229,13 @@ export class PlanShapes implements TaskFilter {
    * previous build had, and the previous build had no other (same paths), with the same content paths, parts
    * and salt (the data's own checks, build.ts planKept: the previous build's state and key salt).
    *
-   * Or, records added (outDir: the folder the previous build wrote): every place the previous build had a task
-   * at has one now and every content path it planned is planned, so that no file of the previous build is
-   * left unplanned (the writer keeps its whole state, and prunes nothing of it); the tasks at new places and the
-   * new content paths are planned, and are checked here against the folder as the plan's claims would have
-   * checked them against the left-out tasks' paths (output-plan.ts: case clashes, folder sizes). A record
-   * removed leaves a place without a task (its detail, its logo): every task is planned then. After a matrix
-   * is added to the shipped site, 42,943 of its 47,791 tasks are left out (0.4 s of claims, and keys and reuse
-   * of each in the render, about 0.7 s of the main thread's CPU, at load 10).
+   * Or, records added or removed (outDir: the folder the previous build wrote; previous: its state): the writer
+   * keeps the previous state whole but for the files of the places no task has now and of the content paths no
+   * longer planned (this.gone: pruned); the tasks at new places and the new content paths are planned, and are
+   * checked here against the folder as the plan's claims would have checked them against the left-out tasks'
+   * paths (output-plan.ts: case clashes, folder sizes). After a matrix is added to or removed from the shipped
+   * site, about 42,900 of its 47,790 tasks are left out (0.4 s of claims, and keys and reuse of each in the
+   * render, about 0.7 s of the main thread's CPU, at load 10).
    */
   carries(parts: readonly PlanPart[], contents: readonly string[], leftOut: number, outDir?: string, previous?: PreviousFiles | null): boolean {
     const kept = this.kept;
@@ -245,7 +244,7 @@ export class PlanShapes implements TaskFilter {
     if (this.sameRecords) {
       if (kept.tasks.length !== this.offered) return false;
     } else if (this.unknown > 0 || kept.tasks.length !== this.signatures.length) {
-      return outDir !== undefined && this.onlyAdded(contents, outDir, previous ?? null);
+      return outDir !== undefined && this.carriesChanged(contents, outDir, previous ?? null);
     } else {
       // Every one known, as many, none twice: the same set of tasks.
       if (new Set(this.signatures).size !== this.signatures.length) return false;
@@ -257,7 +256,7 @@ export class PlanShapes implements TaskFilter {
    * carries() when the tasks are not the previous build's: the new paths fitting the folder, and every previous place
    * still planned or its task's files known; those files and the content paths no longer planned are this.gone.
    */
-  private onlyAdded(contents: readonly string[], outDir: string, previous: PreviousFiles | null): boolean {
+  private carriesChanged(contents: readonly string[], outDir: string, previous: PreviousFiles | null): boolean {
     const kept = this.kept!;
     if (this.knownPlaces === null) return false;
     const places = new Set(this.places);
