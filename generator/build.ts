@@ -310,7 +310,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   mark('plan: site files planned');
   // Without every task the previous build had, planned the same way, the tasks left out are planned after all.
   const contents = shapes ? plan.files.withContent() : [];
-  const carry = shapes !== null && shapes.carries(plan.parts, contents, plan.leftOutCount);
+  const carry = shapes !== null && shapes.carries(plan.parts, contents, plan.leftOutCount, options.outDir, state && { firsts: () => state.keys.keys(), has: (file) => state.files.has(file) });
   if (!carry) plan.planLeftOut();
   plan.filter = null;
   const keepPlan = shapes?.toKeep(previous!.kept!.fingerprint, previous!.salt, plan.parts, contents, inputs.map((r) => r.release), options.profile ?? 'full');
@@ -319,7 +319,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   plan.checkCaseClashes((value) => usedBy(inputs.flatMap((r) => r.release.matrices), value));
   mark('plan: folders checked');
   return {
-    plan, carry, keepPlan,
+    plan, carry, keepPlan, gone: carry ? shapes!.gone : [],
     report: { ...report, matrices: inputs.reduce((n, r) => n + r.release.matrices.length, 0), files: plan.files.size, bytes: previous ? 0 : plan.bytes, rules: rules.length, notes: inputs.flatMap((r) => r.notes), releases: inputs.map((r) => ({ year: r.release.info.year, matrices: r.release.matrices.length, default: r === main })) },
   };
 }
@@ -331,6 +331,8 @@ export interface PlannedSite {
   report: PlanReport;
   carry?: boolean;
   keepPlan?: KeptPlanData;
+  /** With carry: the previous build's files the plan no longer has (records removed). */
+  gone?: string[];
 }
 
 interface ReleasePlanOptions extends BuildOptions {
@@ -514,7 +516,7 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
-async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false, state?: BuildState | null): Promise<WriteReport> {
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false, state?: BuildState | null, gone: readonly string[] = []): Promise<WriteReport> {
   // The tasks the folder look cannot let be reused (their key is not the previous build's) are rendered while it
   // runs, on this thread: not when workers were asked for (renderPlan would send every task to them).
   let ahead: Ahead | undefined;
@@ -530,7 +532,13 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
   const changes = looked ? await looked : null;
   mark('folder look awaited');
   // With a file altered since the previous build (its task to be rendered again), every task is planned.
-  writer.open(plan, changes, carry && (() => plan.planLeftOut()));
+  // Planned then (the folder was altered), the tasks left out are checked as a plan without a kept one checks them: a
+  // plan that carried records added or removed checked its new paths against the folder only (kept-plan.ts carries).
+  writer.open(plan, changes, carry && (() => {
+    plan.planLeftOut();
+    plan.checkFolderSizes();
+    plan.checkCaseClashes();
+  }), gone);
   mark('writer open');
   opened?.();
   mark('kept entries saved');
@@ -639,7 +647,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
   // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
   const fragments = new FragmentSpool(options.outDir, salt);
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, () => planned!.keep(), planned.carry, state);
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, () => planned!.keep(), planned.carry, state, planned.gone);
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held

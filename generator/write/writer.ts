@@ -108,8 +108,9 @@ export class SiteWriter implements ScheduleSink {
   /** Checks the folder (links and special files are refused before anything is written) and marks it in progress.
    *  looked: treeChanges of the previous state, found already (changes.ts treeChangesOffThread, while the site was planned).
    *  carry: keep every file of the previous build (carry()) when it has a state and none of its files was altered since;
-   *  else it is called first (to plan every task). Returns whether it kept them. */
-  open(plan: OutputPlan, looked: TreeChanges | null = null, carry: false | (() => void) = false): boolean {
+   *  else it is called first (to plan every task). Returns whether it kept them. gone: files of the previous build
+   *  the plan no longer has (pipeline/kept-plan.ts carries: records removed), left out of what is kept (pruned). */
+  open(plan: OutputPlan, looked: TreeChanges | null = null, carry: false | (() => void) = false, gone: readonly string[] = []): boolean {
     const { root } = this;
     const existed = lstatAt(root, '') !== undefined;
     // The state is kept beside the folder: a folder deleted since (rm -rf public) leaves nothing it describes.
@@ -126,7 +127,7 @@ export class SiteWriter implements ScheduleSink {
     markInProgress(root);
     ensureRoot(root);
     // Not with a file altered (its task is to be rendered again), nor without a previous state.
-    const kept = carry && previous !== null && altered.size === 0 ? this.carry(previous) : null;
+    const kept = carry && previous !== null && altered.size === 0 ? this.carry(previous, gone) : null;
     if (carry && kept === null) carry();
     const { next } = this;
     // Room for the plan's files at once, with a little for the mirror step's: grown by doubling, the 10x synthetic
@@ -154,8 +155,9 @@ export class SiteWriter implements ScheduleSink {
    * whose files are the previous build's, planning the same paths): the plan's files replace their records as
    * they are handed. Returns the files and bytes carried (the plan's own files counted again as they come).
    */
-  private carry(previous: BuildState): { files: number; bytes: number } {
+  private carry(previous: BuildState, gone: readonly string[]): { files: number; bytes: number } {
     const records = previous.records.clone();
+    for (const rel of gone) records.files.delete(rel);
     this.next = { fingerprint: '', report: null, files: records.files, keys: records.keys, dirs: records.dirs, records };
     this.carried = true;
     return records.ownTotals();
@@ -269,6 +271,16 @@ export class SiteWriter implements ScheduleSink {
     report.reused = counts.reused;
     report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched: touched ?? undefined, inodes });
     this.relinked(inodes);
+    // Carried, the state holds folders the plan does not: those a removal touched are read again (or forgotten, removed empty).
+    if (this.carried && touched) {
+      const planned = new Set(plan.folderList());
+      for (const dir of touched) {
+        if (planned.has(dir)) continue;
+        const st = lstatAt(root, dir);
+        if (st?.isDirectory()) next.dirs.set(dir, st.mtimeMs);
+        else next.dirs.delete(dir);
+      }
+    }
     for (const dir of plan.folderList()) {
       // A folder this build did not touch keeps the mtime the previous state has (the writer checked it,
       // open: treeChanges); were it stale, the next build would only look into the folder again.

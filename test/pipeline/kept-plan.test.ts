@@ -3,7 +3,8 @@
 // plans a small release twice, as a rebuild does (planSite with the first plan's kept data), and checks
 // that the shortcut is taken only when no record's shape changed, and that it plans exactly what the
 // signatures compared one by one plan: the same tasks, the same signatures kept for the next build.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { planSite, readReleases, type BuildOptions } from '../../generator/build.ts';
@@ -11,6 +12,7 @@ import { PlanShapes, type KeptPlanData } from '../../generator/pipeline/kept-pla
 import { filterValues, listOrder, listViews } from '../../generator/plan/views.ts';
 import type { Release } from '../../generator/dataset/types.ts';
 import { addToFirstCount, makeRelease } from '../support/fixtures.ts';
+import { dataDir } from '../support/paths.ts';
 
 const SALT = 'salt';
 
@@ -152,6 +154,49 @@ describe('the kept plan when every record keeps its shape', () => {
     const [year, kept] = first.keep.views![0];
     new PlanShapes({ ...first.keep, views: [[year, { ...kept, order: kept.order.slice().reverse() }]] }, reversed, 'full');
     expect(listOrder(reversed[0].matrices).map((m) => m.matrixId)).toEqual([...made[0].order].reverse());
+  });
+
+  it('carries records added when every place and content path of the previous plan is planned, not a new path that differs only in case from a name the folder holds', () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'jaspar-kept-plan-out-'));
+    try {
+      const first = plan(null);
+      // MA0024.2, with its binding sites (a content file), into a folder the first plan was written to (here: empty).
+      const row = readFileSync(path.join(dataDir(), 'matrices.csv'), 'utf8').split('\n').find((l) => l.startsWith('MA0024.2,'))!;
+      const lines = readFileSync(csv(), 'utf8').split('\n');
+      lines.splice(lines.findIndex((l, i) => i > 0 && l.split(',')[0] > 'MA0024.2'), 0, row);
+      writeFileSync(csv(), lines.join('\n'));
+      copyFileSync(path.join(dataDir(), 'matrices', 'MA0024.2.jaspar'), path.join(data, 'matrices', 'MA0024.2.jaspar'));
+      copyFileSync(path.join(dataDir(), 'sites', 'MA0024.2.bed'), path.join(data, 'sites', 'MA0024.2.bed'));
+      const into = (kept: KeptPlanData | null) => {
+        const planned = planSite({ ...options, outDir: out }, { state: null, salt: SALT, kept: { data: kept, fingerprint: 'fingerprint' } });
+        return { keep: planned.keepPlan!, carry: planned.carry === true, tasks: planned.plan.tasks.map((t) => t!.paths.join(' ')) };
+      };
+      const added = into(first.keep);
+      const whole = into(null);
+      expect(added.carry).toBe(true);
+      expect(added.tasks.length).toBeGreaterThan(0);
+      expect(added.tasks.length).toBeLessThan(whole.tasks.length);
+      expect(added.tasks.filter((t) => !whole.tasks.includes(t))).toEqual([]);
+      expect(added.tasks.some((t) => t.includes('MA0024.2/'))).toBe(true);
+      // What it keeps is what a plan of every task keeps.
+      expect(added.keep.tasks).toEqual(whole.keep.tasks);
+      expect(added.keep.places).toEqual(whole.keep.places);
+      expect(added.keep.places?.length).toBe(whole.keep.tasks.length);
+      // Its detail's folder differs only in case from one the folder holds.
+      mkdirSync(path.join(out, 'api/v1/matrix/ma0024.2'), { recursive: true });
+      expect(into(first.keep).carry).toBe(false);
+      rmSync(path.join(out, 'api/v1/matrix/ma0024.2'), { recursive: true });
+      expect(into(first.keep).carry).toBe(true);
+      // A record removed: its places have no task, whose files only the previous build's state knows (none here); a kept
+      // plan without places carries nothing.
+      expect(into({ ...first.keep, places: undefined }).carry).toBe(false);
+      const removed = into(null);
+      writeFileSync(csv(), lines.filter((l) => !l.startsWith('MA0004.1,')).join('\n'));
+      rmSync(path.join(data, 'matrices', 'MA0004.1.jaspar'));
+      expect(into(removed.keep).carry).toBe(false);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it('is not taken when a record moves between views, and then plans every task', () => {
