@@ -26,7 +26,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameS
 import os from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { KEPT_APPEND_MAX, stateDir } from './state.ts';
+import { KEPT_APPEND_MAX, readFrame, stateDir, writeFrame } from './state.ts';
 
 const TEXTS_HEADER = 'jaspar-static-api kept texts 1';
 const textsFile = (outDir: string) => path.join(stateDir(outDir), 'bulk-records.v8');
@@ -57,21 +57,6 @@ export interface KeptTextsFile {
 
 const NOTHING: KeptTextsFile = { frames: [], frameOf: new Int32Array(0), at: new Int32Array(0), number: new Int32Array(0), size: 0, dead: 0 };
 
-/** The next frame at offset (4 bytes of length, then that many), read on its own: the whole file read at once would
- *  hold its bytes beside the frames' strings (about 230 MB each at 10x). Throws when the file ends first. */
-function frameAt(fd: number, at: { offset: number }): Buffer {
-  const length = Buffer.alloc(4);
-  if (readSync(fd, length, 0, 4, at.offset) !== 4) throw new Error('truncated');
-  const frame = Buffer.allocUnsafe(length.readUInt32LE(0));
-  for (let got = 0; got < frame.length; ) {
-    const n = readSync(fd, frame, got, frame.length - got, at.offset + 4 + got);
-    if (n === 0) throw new Error('truncated');
-    got += n;
-  }
-  at.offset += 4 + frame.length;
-  return frame;
-}
-
 const isFrame = (f: unknown): f is [string, number[], string, number[]] =>
   Array.isArray(f) && f.length === 4 && typeof f[0] === 'string' && Array.isArray(f[1]) && typeof f[2] === 'string' && Array.isArray(f[3]) && f[1].length === f[3].length
   && (f[1].length === 0 || (f[1][f[1].length - 1] === f[0].length && f[3][f[3].length - 1] === f[2].length));
@@ -86,14 +71,14 @@ export function readKeptTexts(outDir: string, sources: string): KeptTextsFile {
   }
   try {
     const at = { offset: 0 };
-    const head = deserialize(frameAt(fd, at)) as { header?: string; sources?: string };
+    const head = deserialize(readFrame(fd, at)) as { header?: string; sources?: string };
     if (head?.header !== TEXTS_HEADER || head.sources !== sources) return NOTHING;
     const frames: TextFrame[] = [];
     const firsts: number[] = [];
     const drops: number[][] = [];
     let count = 0;
     let dead = 0;
-    for (let frame = frameAt(fd, at); frame.length > 0; frame = frameAt(fd, at)) {
+    for (let frame = readFrame(fd, at); frame.length > 0; frame = readFrame(fd, at)) {
       const f = deserialize(frame) as unknown;
       if (isFrame(f)) {
         frames.push({ keys: f[0], keyEnds: f[1], texts: f[2], textEnds: f[3] });
@@ -137,20 +122,6 @@ export function readKeptTexts(outDir: string, sources: string): KeptTextsFile {
   }
 }
 
-/** Writes a frame: its length in 4 bytes, then its bytes (an empty frame is the end mark). */
-function writeFrame(fd: number, bytes: Buffer, position?: number): number {
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(bytes.length, 0);
-  let at = position;
-  for (const part of [length, bytes]) {
-    for (let done = 0; done < part.length; ) {
-      const n = at === undefined ? writeSync(fd, part, done) : writeSync(fd, part, done, part.length - done, at + done);
-      done += n;
-    }
-    if (at !== undefined) at += part.length;
-  }
-  return 4 + bytes.length;
-}
 
 /** Frames of entries as they come: flushed at FRAME_CHARS or FRAME_ENTRIES, and before a text of the other width
  *  (one beyond Latin-1 makes its frame's string two bytes a character, and every slice of it). */
