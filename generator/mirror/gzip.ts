@@ -162,12 +162,13 @@ function transferable(bytes: Buffer): Uint8Array {
   return owns ? bytes : new Uint8Array(bytes);
 }
 
-function post(at: Slot, message: Record<string, unknown>, data: Uint8Array | null): void {
+/** Posts a message to a mirror thread, handing over the buffers of transfer (a buffer Node will not hand over is copied). */
+function post(at: Slot, message: Record<string, unknown>, transfer: ArrayBuffer[] = []): void {
   try {
-    at.worker.postMessage(data ? { ...message, data } : message, data ? [data.buffer as ArrayBuffer] : []);
+    at.worker.postMessage(message, transfer);
   } catch {
-    // An ArrayBuffer Node marked as not to be handed over: copied.
-    at.worker.postMessage(data ? { ...message, data: new Uint8Array(data) } : message);
+    // An ArrayBuffer Node marked as not to be handed over: copied (structured clone).
+    at.worker.postMessage(message);
   }
 }
 
@@ -200,7 +201,8 @@ export class Compressor {
     return new Promise<Buffer | string>((resolve, reject) => {
       waiting.set(id, { resolve, reject, at });
       ask(at);
-      post(at, { id, level: this.level }, transferable(tar));
+      const data = transferable(tar);
+      post(at, { id, level: this.level, data }, [data.buffer as ArrayBuffer]);
     }) as Promise<Buffer>;
   }
 
@@ -261,13 +263,7 @@ export class ArchiveStream {
   }
   private flush(): void {
     if (this.ops.length === 0) return;
-    const message = { stream: this.id, out: this.out, ops: this.ops };
-    try {
-      this.at.worker.postMessage(message, this.transfer);
-    } catch {
-      // An ArrayBuffer Node marked as not to be handed over: copied.
-      this.at.worker.postMessage(message);
-    }
+    post(this.at, { stream: this.id, out: this.out, ops: this.ops }, this.transfer);
     this.ops = [];
     this.transfer = [];
     this.pending = 0;
@@ -276,7 +272,7 @@ export class ArchiveStream {
   async end(): Promise<{ bytes: number; sha256: string }> {
     try {
       this.flush();
-      post(this.at, { stream: this.id, out: this.out, end: true }, null);
+      post(this.at, { stream: this.id, out: this.out, end: true });
       return { bytes: this.bytes, sha256: await this.result };
     } finally {
       ArchiveStream.open--;
