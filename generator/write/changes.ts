@@ -59,6 +59,12 @@ export function treeChangesOffThread(root: string, state: BuildState): Promise<T
   return lookOffThread(root, state, 0, false).found;
 }
 
+/** treeChangesOffThread that may be called off: stop() ends the worker, and found is then null (a build started it
+ *  before it knew whether the site is up to date, whose own look, unchangedSiteShared, shares the work on two threads). */
+export function treeLookOffThread(root: string, state: BuildState): { found: Promise<TreeChanges | null>; stop(): void } {
+  return lookOffThread(root, state, 0, false);
+}
+
 /** The files from the from-th on (state order) and every folder, on a worker; firstOnly as treeChanges. stop(): the answer is no longer wanted. */
 function lookOffThread(root: string, state: BuildState, from: number, firstOnly: boolean): { found: Promise<TreeChanges | null>; stop(): void } {
   // The files as numbers, spelt by the worker (records.ts fileParts): only the altered ones are spelt here.
