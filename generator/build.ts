@@ -564,9 +564,6 @@ export async function writeSite(plan: OutputPlan, outDir: string, options: Sched
 
 /** A rebuild of a site of at most this many files plans with V8's own heap growth (build()); the shipped one has 285,000, the 10x synthetic 1,450,000. */
 const RELAXED_HEAP_FILES = 600_000;
-/** Tasks planned at most by a rebuild that keeps V8's own heap growth through its render (build()): a one-count rebuild
- *  of the shipped site plans about 470 (the others kept: pipeline/kept-plan.ts), one that adds a matrix about 5,200, a full build 47,800. */
-const SMALL_RENDER_TASKS = 2_000;
 /** The heap growth generator/start.mjs set for the build (its BUILD_V8_FLAGS), if it did: a build started otherwise (tests, tsx) keeps V8's. */
 function heapGrowthFlag(): string | undefined {
   const flags = (globalThis as Record<symbol, unknown>)[Symbol.for('jaspar.buildFlags')];
@@ -654,10 +651,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Plan: every output path, with its content or the task that renders it.
   let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
   const report = planned.report;
-  // A rebuild that renders few tasks (a count or annotation: about 470 planned, 40-80 rendered) keeps it to the end:
-  // set back, the heap grown to about 170 MB by the render and the archives' buffers took two full collections
-  // there (--trace-gc, a one-count rebuild at load 9: 22 and 72 ms of pauses on this thread). A larger render is as before.
-  if (growth && planned.plan.tasks.length > SMALL_RENDER_TASKS) setFlagsFromString(growth);
+  if (growth) setFlagsFromString(growth);
   const cpuPlanned = cpuAt();
   mark('planned');
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
