@@ -199,9 +199,9 @@ function renderingOf(plan: OutputPlan, salt: string | undefined) {
   return { parts, contexts, salts };
 }
 
-/** Contents rendered ahead at most (UTF-8 bytes, about): they are held until the writer takes them. A one-count
- *  rebuild of the shipped site renders about 20 MB of files (the matrix's list pages of 1,000 records, in nine
- *  formats, are most of it): at 16 MB, 46 of MA1364.1's 76 tasks were rendered in the wait, the others after it. */
+/** Contents rendered ahead at most (UTF-8 bytes, about): they are held until the writer takes them. A count of
+ *  MA1364.1 (in both releases) renders 76 tasks, 28.7 MB (the timeline's mark): at 16 MB, 46 of them were rendered
+ *  in the wait for the look and the others after it (scripts/rebuild-profile.ts --timeline). */
 const AHEAD_BYTES = 64 << 20;
 /** Tasks keyed ahead at most: each entry is held until the render (a rebuild of the 10x synthetic release has
  *  600,000 tasks, and its peak RSS little room under 1 GB). */

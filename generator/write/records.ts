@@ -303,6 +303,12 @@ export class SiteRecords {
     const hash = from.pathHashes[fromSlot];
     const folder = from.folders.list[from.fileFolder[fromSlot]];
     const name = from.names.list[from.fileName[fromSlot]];
+    // The same slot first: a path keeps its slot, and a state cloned from the other (a rebuild that carries the
+    // previous build's files, writer.ts) has each of its paths there; found so, the table is not probed (prune: the
+    // shipped site's 285,000 probes were 40 ms of a one-count rebuild's main thread, perf at load 9).
+    if (fromSlot < this.slotCount && this.pathHashes[fromSlot] === hash && this.folders.list[this.fileFolder[fromSlot]] === folder && this.names.list[this.fileName[fromSlot]] === name) {
+      return this.flags[fromSlot] !== NO_FILE;
+    }
     const mask = this.table.length - 1;
     for (let at = hash & mask; ; at = (at + 1) & mask) {
       const held = this.table[at];
