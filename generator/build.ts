@@ -541,8 +541,10 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
     plan.checkCaseClashes();
   }), gone);
   mark('writer open');
-  opened?.();
-  mark('kept entries saved');
+  if (opened) {
+    opened();
+    mark('kept entries saved');
+  }
   try {
     const counts = await renderPlan(plan, { ...options, ahead }, writer);
     mark('rendered');
