@@ -33,7 +33,7 @@ import {
 } from './routes/urls.ts';
 import { withRoutes } from './routes/client.ts';
 import { OutputPlan, SiteWriter, type WriteReport } from './write/writer.ts';
-import { treeChangesOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
+import { treeLookOffThread, unchangedSiteShared, type TreeChanges } from './write/changes.ts';
 import { KEPT_APPEND_MAX, keptAppend, readInputHashes, readKept, readState, saveInputHashes, saveKept, spoolDir, type BuildState } from './write/state.ts';
 import { KeptTexts, TextSpool, readKeptTexts, saveKeptTexts } from './write/kept-texts.ts';
 import type { RecordCache } from './mirror/bulk.ts';
@@ -527,7 +527,8 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
     };
     looked.then(done, done);
     ahead = await renderAhead(plan, options.salt, (first) => state.keys.get(first), () => waiting);
-    mark(`${[...ahead.values()].filter((a) => a.contents).length} tasks rendered ahead, ${ahead.size} keyed`);
+    const early = [...ahead.values()].filter((a) => a.contents);
+    mark(`${early.length} tasks rendered ahead (${(early.reduce((n, a) => n + a.contents!.reduce((m, c) => m + c.length, 0), 0) / 1e6).toFixed(1)} MB), ${ahead.size} keyed`);
   }
   const changes = looked ? await looked : null;
   mark('folder look awaited');
@@ -540,8 +541,10 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
     plan.checkCaseClashes();
   }), gone);
   mark('writer open');
-  opened?.();
-  mark('kept entries saved');
+  if (opened) {
+    opened();
+    mark('kept entries saved');
+  }
   try {
     const counts = await renderPlan(plan, { ...options, ahead }, writer);
     mark('rendered');
@@ -597,6 +600,17 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
   mark('sources hashed');
+  const state = readState(options.outDir);
+  mark('state read');
+  // How the folder differs from the state, looked at on another thread while this one hashes the inputs and plans
+  // (the writer needs it first). Begun before the inputs are hashed (0.1 s of a one-count rebuild's main thread):
+  // the look ended after the plan, and the writer waited for it. Called off when the fingerprint is the state's
+  // (the site may be up to date: unchangedSiteShared looks on two threads, and stops at the first change).
+  // Its CPU counts in the plan step (cpuUsage counts every thread) but for what it did before the up-to-date
+  // check: for the shipped site about 1.2 s, 0.8 s of it the kernel's 285,000 lstats (measured at load 20), which
+  // is why the step rose 3.8 -> 4.6 s when the look moved beside the plan.
+  const folderThere = state !== null && existsSync(options.outDir);
+  let look = folderThere ? treeLookOffThread(path.resolve(options.outDir), state) : null;
   // Each folder hashed once (JASPAR 2024 is a release and JASPAR 2026's older versions), its unchanged files not read again.
   const known = { before: readInputHashes(options.outDir), next: new Map(), recent: new Map<string, string>() };
   const hashes = new Map<string, string>();
@@ -607,8 +621,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (known.next.size !== known.before.size || [...known.next].some(([file, k]) => known.before.get(file) !== k)) saveInputHashes(options.outDir, known.next);
   };
   mark('input folders hashed');
-  const state = readState(options.outDir);
-  mark('state read');
+  if (look && state!.fingerprint === fingerprint) {
+    look.stop();
+    look = null;
+  }
   const previous = await unchangedSiteShared(options.outDir, fingerprint, state);
   mark('up-to-date check');
   if (previous) {
@@ -624,10 +640,9 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const cpu0 = cpuAt();
   // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
   const salt = hashOf(sources, base, ...linksKey(options));
-  // How the folder differs from the state, looked at on another thread while this one plans (the writer needs it first).
-  // Its CPU counts in the plan step (cpuUsage counts every thread): for the shipped site about 1.2 s, 0.8 s of it the
-  // kernel's 285,000 lstats (measured at load 20), which is why the step rose 3.8 -> 4.6 s when the look moved here.
-  const looked = state && existsSync(options.outDir) ? treeChangesOffThread(path.resolve(options.outDir), state) : null;
+  // Called off above, the fingerprint the state's but the folder not as it left it: looked at now.
+  if (folderThere) look ??= treeLookOffThread(path.resolve(options.outDir), state);
+  const looked = look?.found ?? null;
   looked?.then(() => mark('folder look done (its thread)'));
   // A rebuild of a site of the shipped size plans with V8's own heap growth, not the build's 30% (generator/start.mjs
   // BUILD_V8_FLAGS, for the peak of large builds): its heap grows from 20 to about 75 MB while it reads what was kept and
@@ -647,7 +662,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
   // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
   const fragments = new FragmentSpool(options.outDir, salt);
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, () => planned!.keep(), planned.carry, state, planned.gone);
+  // A rebuild of a small site saves them while the archives are made (their threads compress, this one mostly waits):
+  // before the render they were 20-80 ms of a one-count rebuild's main thread, on its way. A large site's are saved
+  // before its render, not held through it.
+  const keep = planned.keep;
+  const keepLater = state !== null && state.files.size <= RELAXED_HEAP_FILES;
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, keepLater ? undefined : keep, planned.carry, state, planned.gone);
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
@@ -660,6 +680,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const others = report.releases.filter((r) => !r.default).map((r) => releasePrefix(r.year).slice(0, -1));
   const archiveMembers = { made: 0, reused: 0, patched: 0 };
   const archiveNotes: string[] = [];
+  let hashesKept = false;
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
     // After an incremental write, each archive reuses the members whose files the writer did not write
@@ -677,12 +698,29 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const atOnce = written.changed !== null && written.written * 4 < written.files;
     const made: MirrorReport[] = [];
     if (atOnce) {
+      const archives = Promise.allSettled(scopes.map(mirror));
+      let failed: { error: unknown } | null = null;
+      if (keepLater) {
+        hashesKept = true;
+        try {
+          keep();
+          // The input files' hashes too (facts about the inputs, true whether or not the archives fail).
+          keepHashes();
+          mark('kept entries and input hashes saved (beside the archives)');
+        } catch (error) {
+          failed = { error };
+        }
+      }
       // Both finished (their temporary files removed) before a failure of either is the build's.
-      for (const r of await Promise.allSettled(scopes.map(mirror))) {
+      for (const r of await archives) {
         if (r.status === 'rejected') throw r.reason;
         made.push(r.value);
       }
-    } else for (const scope of scopes) made.push(await mirror(scope));
+      if (failed) throw failed.error;
+    } else {
+      if (keepLater) keep();
+      for (const scope of scopes) made.push(await mirror(scope));
+    }
     for (const [k, scope] of scopes.entries()) {
       const m = made[k];
       archiveMembers.made += (m.members ?? 0) - (m.reused ?? 0);
@@ -693,7 +731,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     }
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
-  else removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
+  else {
+    if (keepLater) keep();
+    removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
+  }
   mark('mirror done');
   const cpu = { plan: cpuPlanned - cpu0, site: cpuWritten - cpuPlanned, mirror: cpuAt() - cpuWritten };
   const done: PlanReport = { ...report, files: written.files, bytes: written.bytes, notes: [...report.notes, ...archiveNotes] };
@@ -701,8 +742,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   writer.commit(done, ['', ...new Set([WHOLE_SITE, ...scopes].flatMap((s) => Object.values(scopeFiles(s)).map((f) => path.posix.dirname(f))))]);
   fragments.save();
   mark('state saved');
-  keepHashes();
-  mark('input hashes saved');
+  if (!hashesKept) {
+    keepHashes();
+    mark('input hashes saved');
+  }
   printTimeline();
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused, kept: leftOut }, archiveMembers };
 }

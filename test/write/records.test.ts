@@ -151,6 +151,15 @@ describe('the writer state as columns', () => {
     const gone = [...copied.keys()][0];
     after.files.delete(gone);
     expect(after.holdsFileOf(before, before.slot(gone, false))).toBe(false);
+    // A clone (a rebuild that carries the previous build's files) holds each path at the same slot: found there, or
+    // not held when forgotten since; a path added to the clone only is not the other's.
+    const carried = before.clone();
+    const forgotten = [...before.files.keys()].filter((_, i) => i % 4 === 1);
+    for (const rel of forgotten) carried.files.delete(rel);
+    carried.files.set('only/carried', { size: 2, ctimeMs: 2, adopted: false });
+    for (const slot of before.fileSlots()) expect(carried.holdsFileOf(before, slot)).toBe(carried.files.has(before.pathAt(slot)));
+    expect(forgotten.every((rel) => !carried.holdsFileOf(before, before.slot(rel, false)))).toBe(true);
+    expect(before.holdsFileOf(carried, carried.slot('only/carried', false))).toBe(false);
     // fileParts from the n-th file on: the files view's order, spelt from the numbers.
     for (const from of [0, 7, before.files.size]) {
       const parts = before.fileParts(from);
