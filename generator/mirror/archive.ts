@@ -415,13 +415,16 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       } else {
         firsts.set(e.hex, place);
         if (unread) e.content = arena.read(fileOf(e.path));
-        // A known file is large when the previous archive has its chunks (a file is large by its size, which its hash fixes).
-        const runs = e.content ? undefined : owned.get(e.hex);
+        // The previous build's size of a file the writer did not write (asked right after known()).
+        const before = e.content ? undefined : reuse?.sizeOf(e.path);
+        // A known file is large when the previous archive has its chunks (a file is large by its size, which its hash
+        // fixes: one known to be smaller has none, and is not looked up).
+        const runs = e.content || (before !== undefined && before < LARGE) ? undefined : owned.get(e.hex);
         const chunks = runs && runs.find((run) => run[0].digest === headerOf(e.path, e.hex!));
         // Its bytes were another file's large members, of which it was a copy: read, to be made its own.
         if (runs && !chunks) e.content = arena.read(fileOf(e.path));
         // Its size, which the members' cuts need (ends): its bytes', else the previous build's (the writer did not write it), else the folder's.
-        sizes[place] = e.content ? e.content.length : chunks ? chunks[0].bytes : (reuse?.sizeOf(e.path) ?? statSync(fileOf(e.path)).size);
+        sizes[place] = e.content ? e.content.length : chunks ? chunks[0].bytes : (before ?? statSync(fileOf(e.path)).size);
         fileSize[place - dirCount] = sizes[place];
         if (chunks) {
           if (group.length > 0) flush(group, from, place);
