@@ -289,7 +289,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   const flush = (group: GroupEntry[], from: number, to: number) => {
     const entries: [number, number] = [from, to];
     // What the member holds, by path and content hash; files the writer did not write keep the previous manifest's hash.
-    const old = previous.get(memberDigest(group));
+    const digest = memberDigest(group);
+    const old = previous.get(digest);
     if (old && reuse) {
       for (const e of group) if (e.kind !== 'dir') list(e.path, knownLine(e.path, e.hex!));
       tarred.files += old.files;
@@ -313,9 +314,11 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         parts.push(entryHeader(at(e.path), 'link', 0, contentMtime(e.hex!), at(e.target!)));
         continue;
       }
-      // A known file read is hashed again: the manifest and its mtime say what the archive holds.
+      // A known file read (a neighbour of a changed one) keeps the previous manifest's hash, as a patched archive's
+      // files do (the writer wrote every file that changed): hashed again, the unchanged files read after an add
+      // or remove (about 17,000 of the 40,000 in the members made) were a tenth of the main thread's step.
       const content = e.content ?? arena.read(fileOf(e.path));
-      const hex = e.content === undefined ? (e.hex = sha256(content)) : e.hex!;
+      const hex = e.hex!;
       list(e.path, manifestLine(e.path, hex));
       files++;
       bytes += content.length;
@@ -323,7 +326,6 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     }
     tarred.files += files;
     tarred.bytes += bytes;
-    const digest = memberDigest(group);
     inFlight.push(compress(Buffer.concat(parts)).then((data) => ({ data, digest, files, bytes, entries })));
   };
   // A large file: its header a member of its own, then its bytes in members cut where its content says,
