@@ -8,8 +8,9 @@
 // discards freed blocks at once) and makes both archives at once, as build.ts does after a small
 // rebuild, with the files the rebuild wrote (those whose manifest line changed or came) as written, and
 // prints its CPU (user and system, worker threads included), wall time and members. --check compares the
-// archives and manifests made with the after files (the same bytes, unless a change means other bytes).
-import { closeSync, copyFileSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+// archives, manifests and their state (index, places) made with the after files (the same bytes, unless a
+// change means other bytes).
+import { closeSync, copyFileSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import path from 'node:path';
 import { scopeFiles, type MirrorScope } from '../generator/mirror/archive.ts';
@@ -50,6 +51,20 @@ function writeOver(file: string, bytes: Buffer): void {
   }
 }
 
+/** Each thread's user and system CPU seconds (Linux: /proc, clock ticks of 10 ms), by thread id; empty elsewhere. */
+function threadCpu(): Map<number, { user: number; sys: number }> {
+  const out = new Map<number, { user: number; sys: number }>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+      out.set(Number(tid), { user: Number(fields[11]) / 100, sys: Number(fields[12]) / 100 });
+    }
+  } catch {
+    // Not Linux: the process's totals alone.
+  }
+  return out;
+}
+
 /** A manifest's lines: path to hash. */
 const lines = (text: string) => new Map(text.split('\n').filter(Boolean).map((l) => [l.slice(66), l.slice(0, 64)]));
 
@@ -86,17 +101,21 @@ if (command === 'snap') {
   for (let run = 0; run < runs; run++) {
     for (const scope of scopes) for (const f of files(scope)) writeOver(f.file, before.get(f.name)!);
     const u0 = process.resourceUsage();
+    const threads0 = threadCpu();
     const t0 = performance.now();
     const made = await Promise.all(scopes.map((scope) => writeMirror(site, { siteChanged: true, scope, written, listChanged, listing, intact: () => true })));
     const u = process.resourceUsage();
     const user = (u.userCPUTime - u0.userCPUTime) / 1e6;
     const sys = (u.systemCPUTime - u0.systemCPUTime) / 1e6;
-    const out: Record<string, unknown> = { user: +user.toFixed(3), sys: +sys.toFixed(3), cpu: +(user + sys).toFixed(3), wall: +((performance.now() - t0) / 1000).toFixed(3), archives: made.map((m) => ({ bytes: m.archiveBytes, members: m.members, reused: m.reused, patched: m.patched, s: +m.seconds.toFixed(3) })) };
+    const threads = threadCpu();
+    // Each thread's CPU in the step (the main thread first, then the others that ran at least 10 ms: the mirror threads).
+    const byThread = [...threads].map(([tid, t]) => ({ tid, user: t.user - (threads0.get(tid)?.user ?? 0), sys: t.sys - (threads0.get(tid)?.sys ?? 0) })).filter((t) => t.tid === process.pid || t.user + t.sys >= 0.01);
+    byThread.sort((a, b) => (a.tid === process.pid ? -1 : b.tid === process.pid ? 1 : b.user + b.sys - a.user - a.sys));
+    const out: Record<string, unknown> = { user: +user.toFixed(3), sys: +sys.toFixed(3), cpu: +(user + sys).toFixed(3), threads: byThread.map((t) => `${(t.user).toFixed(2)}+${(t.sys).toFixed(2)}`).join(' '), wall: +((performance.now() - t0) / 1000).toFixed(3), archives: made.map((m) => ({ bytes: m.archiveBytes, members: m.members, reused: m.reused, patched: m.patched, s: +m.seconds.toFixed(3) })) };
     if (rest.includes('--check')) {
       const differ: string[] = [];
       for (const scope of scopes)
         for (const f of files(scope)) {
-          if (f.name.endsWith('.index') || f.name.endsWith('.places')) continue;
           const want = path.join(dir, 'after', f.name);
           if (existsSync(want) && !readFileSync(want).equals(readFileSync(f.file))) differ.push(f.name);
         }
