@@ -512,7 +512,16 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
   // The bulk files rendered again when written (those not held) would otherwise hold every record until then.
   records.forget();
   mark('kept entries to save prepared');
-  return { ...planned, keepPlan: undefined, keep: () => pending.splice(0).forEach((save) => save()) };
+  return { ...planned, keepPlan: undefined, keep: saveOnce(pending) };
+}
+
+/**
+ * keep() of planKept: made out here, not there, so that it holds the list and not planKept's scope. Made there, it
+ * kept that scope's variables the saves refer to (the kept plan, the parsed files) alive with the plan, through the
+ * render, after they were saved: the 10x synthetic release's render at about 850-900 MB of RSS against 710-840 without.
+ */
+function saveOnce(pending: (() => void)[]): () => void {
+  return () => pending.splice(0).forEach((save) => save());
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */

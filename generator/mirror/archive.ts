@@ -375,8 +375,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   // same bytes links to; sizes[place] its size where known (NaN: in a member copied whole). About 30% of
   // the site's files are copies of another (first pages, base ids, logos, a release's unchanged text
   // formats): as hard links they are neither compressed nor stored. A number a content, not an object
-  // and a path: the map lives through the whole pass (1.45 million files at 10x).
-  const firsts = new Map<string, number>();
+  // and a path, in columns (FirstPlaces): they live through the whole pass (1.45 million files at 10x).
+  const firsts = new FirstPlaces();
   // A hard link of a file read before has its bytes: its SHA-256 is that file's, and so the first of them a file before it.
   const inodes: SeenInodes = new Map();
   const sizes = new Float64Array(order.length).fill(Number.NaN);
@@ -404,7 +404,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         }
       }
       prefix[place - dirCount] = prefixOf(e.hex);
-      const first = firsts.get(e.hex);
+      const first = firsts.firstOr(e.hex, place);
       if (first !== undefined) {
         e.kind = 'link';
         e.target = order[first];
@@ -415,7 +415,6 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         e.content = undefined;
         group.push(e);
       } else {
-        firsts.set(e.hex, place);
         if (unread) e.content = arena.read(fileOf(e.path));
         // The previous build's size of a file the writer did not write (asked right after known()).
         const before = e.content ? undefined : reuse?.sizeOf(e.path);
@@ -731,6 +730,64 @@ function readUnlessSeen(file: string, seen: SeenInodes, arena: ReadArena): { con
 /** The SHA-256 of a file read whose inode has other links (readUnlessSeen). */
 function noteInode(seen: SeenInodes, [dev, ino]: [number, number], hex: string): void {
   (seen.get(dev) ?? seen.set(dev, new Map()).get(dev)!).set(ino, hex);
+}
+
+/**
+ * The place of the first file of each bytes in an archive's pass, by their SHA-256 (hex), as columns (write/same-bytes.ts
+ * SameBytes likewise): the digest's 32 bytes in one array, the place, a slot in the table, about 44 bytes a distinct
+ * file. A Map of the hex strings, about 120 bytes each, grew the main thread's heap by some 100-150 MB through
+ * the 10x synthetic release's archive (1.45 million files, most of distinct bytes), the end of the build its peak then.
+ */
+export class FirstPlaces {
+  private digests = new Uint8Array(32 * 1024);
+  private places = new Int32Array(1024);
+  private count = 0;
+  /** Index + 1 by the digest's first four bytes (open addressing, at most half full); 0: empty. */
+  private table = new Int32Array(2048);
+  private readonly digest = Buffer.alloc(32);
+  private others: Map<string, number> | null = null;
+
+  /** The place of the first file of these bytes; else undefined, and place noted as theirs. */
+  firstOr(hex: string, place: number): number | undefined {
+    const digest = this.digest;
+    // Anything but 64 hex digits (a previous manifest's line altered by hand) by its text.
+    if (hex.length !== 64 || digest.write(hex, 'hex') !== 32) {
+      this.others ??= new Map();
+      const first = this.others.get(hex);
+      if (first === undefined) this.others.set(hex, place);
+      return first;
+    }
+    const mask = this.table.length - 1;
+    let at = digest.readInt32LE(0) & mask;
+    for (; this.table[at] !== 0; at = (at + 1) & mask) {
+      const i = this.table[at] - 1;
+      if (digest.equals(this.digests.subarray(i * 32, (i + 1) * 32))) return this.places[i];
+    }
+    const i = this.count++;
+    if (i === this.places.length) {
+      const digests = new Uint8Array(2 * i * 32);
+      digests.set(this.digests);
+      this.digests = digests;
+      const places = new Int32Array(2 * i);
+      places.set(this.places);
+      this.places = places;
+    }
+    this.digests.set(digest, i * 32);
+    this.places[i] = place;
+    if (this.count * 2 > this.table.length) {
+      this.table = new Int32Array(this.table.length * 2);
+      for (let j = 0; j < this.count; j++) this.place(j);
+    } else this.table[at] = i + 1;
+    return undefined;
+  }
+
+  private place(i: number): void {
+    const mask = this.table.length - 1;
+    const d = this.digests;
+    let at = (d[i * 32] | (d[i * 32 + 1] << 8) | (d[i * 32 + 2] << 16) | (d[i * 32 + 3] << 24)) & mask;
+    while (this.table[at] !== 0) at = (at + 1) & mask;
+    this.table[at] = i + 1;
+  }
 }
 
 /** The first 32 bits of a SHA-256 (hex). */
