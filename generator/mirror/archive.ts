@@ -83,6 +83,7 @@ import { byPathBytes, hashFile, manifestLine, sha256, walkSite } from './manifes
 import { isSiteFile } from './layout.ts';
 import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
 import { Compressor } from './gzip.ts';
+import { DIGEST, DigestTable } from './digest-table.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
@@ -733,60 +734,29 @@ function noteInode(seen: SeenInodes, [dev, ino]: [number, number], hex: string):
 }
 
 /**
- * The place of the first file of each bytes in an archive's pass, by their SHA-256 (hex), as columns (write/same-bytes.ts
- * SameBytes likewise): the digest's 32 bytes in one array, the place, a slot in the table, about 44 bytes a distinct
- * file. A Map of the hex strings, about 120 bytes each, grew the main thread's heap by some 100-150 MB through
- * the 10x synthetic release's archive (1.45 million files, most of distinct bytes), the end of the build its peak then.
+ * The place of the first file of each bytes in an archive's pass, by their SHA-256 (hex), as columns (DigestTable).
+ * A Map of the hex strings, about 120 bytes each, grew the main thread's heap by some 100-150 MB through the 10x
+ * synthetic release's archive (1.45 million files, most of distinct bytes), the end of the build its peak then.
  */
 export class FirstPlaces {
-  private digests = new Uint8Array(32 * 1024);
-  private places = new Int32Array(1024);
-  private count = 0;
-  /** Index + 1 by the digest's first four bytes (open addressing, at most half full); 0: empty. */
-  private table = new Int32Array(2048);
-  private readonly digest = Buffer.alloc(32);
+  private readonly held = new DigestTable();
+  private readonly digest = Buffer.alloc(DIGEST);
   private others: Map<string, number> | null = null;
 
   /** The place of the first file of these bytes; else undefined, and place noted as theirs. */
   firstOr(hex: string, place: number): number | undefined {
     const digest = this.digest;
     // Anything but 64 hex digits (a previous manifest's line altered by hand) by its text.
-    if (hex.length !== 64 || digest.write(hex, 'hex') !== 32) {
+    if (hex.length !== 2 * DIGEST || digest.write(hex, 'hex') !== DIGEST) {
       this.others ??= new Map();
       const first = this.others.get(hex);
       if (first === undefined) this.others.set(hex, place);
       return first;
     }
-    const mask = this.table.length - 1;
-    let at = digest.readInt32LE(0) & mask;
-    for (; this.table[at] !== 0; at = (at + 1) & mask) {
-      const i = this.table[at] - 1;
-      if (digest.equals(this.digests.subarray(i * 32, (i + 1) * 32))) return this.places[i];
-    }
-    const i = this.count++;
-    if (i === this.places.length) {
-      const digests = new Uint8Array(2 * i * 32);
-      digests.set(this.digests);
-      this.digests = digests;
-      const places = new Int32Array(2 * i);
-      places.set(this.places);
-      this.places = places;
-    }
-    this.digests.set(digest, i * 32);
-    this.places[i] = place;
-    if (this.count * 2 > this.table.length) {
-      this.table = new Int32Array(this.table.length * 2);
-      for (let j = 0; j < this.count; j++) this.place(j);
-    } else this.table[at] = i + 1;
+    const i = this.held.find(digest);
+    if (i >= 0) return this.held.value(i);
+    this.held.add(digest, place);
     return undefined;
-  }
-
-  private place(i: number): void {
-    const mask = this.table.length - 1;
-    const d = this.digests;
-    let at = (d[i * 32] | (d[i * 32 + 1] << 8) | (d[i * 32 + 2] << 16) | (d[i * 32 + 3] << 24)) & mask;
-    while (this.table[at] !== 0) at = (at + 1) & mask;
-    this.table[at] = i + 1;
   }
 }
 

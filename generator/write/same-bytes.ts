@@ -28,6 +28,7 @@
 // tar hard links by their hashes, whatever the inodes (mirror/archive.ts).
 import { hash } from 'node:crypto';
 import { linkSync } from 'node:fs';
+import { DigestTable } from '../mirror/digest-table.ts';
 import type { SiteRecords } from './records.ts';
 
 /** Files larger than this are always written as files of their own (their bytes not hashed): see above. */
@@ -38,8 +39,6 @@ export type LinkFunction = (existing: string, name: string) => void;
 
 /** Errors after which this build tries no more links: the file system makes none (FAT, some network mounts). */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
-
-const DIGEST = 32;
 
 /** The SHA-256 (hex) of a file of the site that the writer hashed as it wrote it in this build, else undefined. */
 export interface WrittenDigests {
@@ -55,11 +54,8 @@ export interface WrittenDigests {
  * Map of digests as strings would be about three times that.
  */
 export class SameBytes {
-  private digests = new Uint8Array(DIGEST * 1024);
-  private slots = new Int32Array(1024);
-  private count = 0;
-  /** Index + 1 by the digest's first four bytes (open addressing); 0: empty. */
-  private table = new Int32Array(2048);
+  /** Each distinct bytes' digest, with the slot of the file the others link to. */
+  private readonly held = new DigestTable();
   /** The digest of the bytes last looked up (find), the index of its first file (-1: none), and whether linking to it failed. */
   private digest: Buffer | null = null;
   private found = -1;
@@ -82,17 +78,10 @@ export class SameBytes {
     if (!this.linking || bytes.length > LINKED_MAX) return null;
     const digest = hash('sha256', bytes, 'buffer') as unknown as Buffer;
     this.digest = digest;
-    const mask = this.table.length - 1;
-    for (let at = digest.readInt32LE(0) & mask; ; at = (at + 1) & mask) {
-      const held = this.table[at];
-      if (held === 0) return null;
-      const i = held - 1;
-      if (digest.equals(this.digests.subarray(i * DIGEST, (i + 1) * DIGEST))) {
-        this.found = i;
-        const slot = this.slots[i];
-        return { file: `${this.root}/${this.records.pathAt(slot)}`, ino: this.records.inoAt(slot) };
-      }
-    }
+    this.found = this.held.find(digest);
+    if (this.found < 0) return null;
+    const slot = this.held.value(this.found);
+    return { file: `${this.root}/${this.records.pathAt(slot)}`, ino: this.records.inoAt(slot) };
   }
 
   /**
@@ -112,29 +101,12 @@ export class SameBytes {
       grown.set(this.bySlot);
       this.bySlot = grown;
     }
-    this.bySlot[slot] = (this.found >= 0 ? this.found : this.count) + 1;
     if (this.found >= 0) {
-      if (!this.linkFailed) return;
-      this.slots[this.found] = slot;
+      this.bySlot[slot] = this.found + 1;
+      if (this.linkFailed) this.held.setValue(this.found, slot);
       return;
     }
-    const i = this.count++;
-    if (i === this.slots.length) {
-      const n = i * 2;
-      const digests = new Uint8Array(n * DIGEST);
-      digests.set(this.digests);
-      this.digests = digests;
-      const slots = new Int32Array(n);
-      slots.set(this.slots);
-      this.slots = slots;
-    }
-    this.digests.set(digest, i * DIGEST);
-    this.slots[i] = slot;
-    // At most half full.
-    if (this.count * 2 > this.table.length) {
-      this.table = new Int32Array(this.table.length * 2);
-      for (let j = 0; j < this.count; j++) this.place(j);
-    } else this.place(i);
+    this.bySlot[slot] = this.held.add(digest, slot) + 1;
   }
 
   /** A link failed: a copy is written instead (and kept); after NO_LINKS errors no link is tried again this build. */
@@ -153,21 +125,14 @@ export class SameBytes {
    * without the table that finds them by their bytes.
    */
   written(): WrittenDigests {
-    const { digests, bySlot, records } = this;
+    const { bySlot, records } = this;
+    const hex = this.held.hexes();
     return {
       sha256(rel: string): string | undefined {
         const slot = records.slot(rel, false);
         const i = slot < 0 || slot >= bySlot.length ? 0 : bySlot[slot];
-        return i === 0 ? undefined : Buffer.from(digests.buffer, digests.byteOffset + (i - 1) * DIGEST, DIGEST).toString('hex');
+        return i === 0 ? undefined : hex(i - 1);
       },
     };
-  }
-
-  private place(i: number): void {
-    const mask = this.table.length - 1;
-    const first = (this.digests[i * DIGEST] | (this.digests[i * DIGEST + 1] << 8) | (this.digests[i * DIGEST + 2] << 16) | (this.digests[i * DIGEST + 3] << 24)) & mask;
-    let at = first;
-    while (this.table[at] !== 0) at = (at + 1) & mask;
-    this.table[at] = i + 1;
   }
 }
