@@ -148,6 +148,8 @@ const fmt = (xs: number[], digits = 2, unit = '') => {
   return xs.length > 1 ? `${m}${unit} [${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}]` : `${m}${unit}`;
 };
 const thousands = (n: number) => Math.round(n).toLocaleString('en-US');
+/** The scale builds' ratios run by run: the i-th large build against the i-th 1x, built just before it. */
+const pairRatios = (scale: { one: ChildResult[]; big: ChildResult[] }, k: (r: ChildResult) => number) => scale.big.map((r, i) => k(r) / k(scale.one[i]));
 
 /** Changes one count of one matrix that has no full-precision counts; returns a function that changes it again. */
 function oneMatrixChanger(data: string): { id: string; change: () => void } {
@@ -307,7 +309,7 @@ function issueTable(f: SiteFigures | null, scale: { one: ChildResult[]; big: Chi
   }
   if (scale) {
     rows.push([`the first release alone, ${thousands(scale.one[0].files)} files`, build(scale.one)]);
-    rows.push([`${times}x synthetic, ${thousands(scale.big[0].files)} files`, `${build(scale.big)}; ${(median(scale.big.map((r) => r.seconds)) / median(scale.one.map((r) => r.seconds))).toFixed(1)}× the 1x wall, ${(median(scale.big.map((r) => r.cpu)) / median(scale.one.map((r) => r.cpu))).toFixed(1)}× its CPU`]);
+    rows.push([`${times}x synthetic, ${thousands(scale.big[0].files)} files`, `${build(scale.big)}; ${fmt(pairRatios(scale, (r) => r.seconds), 2, '×')} the 1x wall, ${fmt(pairRatios(scale, (r) => r.cpu), 2, '×')} its CPU (run by run)`]);
   } else rows.push(['10x synthetic', 'not measured (--times 10)']);
   return [`| | median [min–max] of ${runs} run${runs > 1 ? 's' : ''} |`, '|---|---|', ...rows.map(([a, b]) => `| ${a} | ${b} |`)];
 }
@@ -380,18 +382,20 @@ async function main(): Promise<void> {
         log(`scale: ${times}x ${i + 1}/${scaleRuns}: ${brief(big[i])}`);
       }
       scale = { one, big };
-      const ratio = (k: (r: ChildResult) => number) => median(big.map(k)) / median(one.map(k));
+      // Pair by pair (each 1x with the 10x built right after it): a ratio of medians mixed a disturbed 1x with a quiet
+      // 10x when the disk was slowed by a deletion for some runs only (the 1x runs 42.1, 24.4, 10.6 s: 4.41x).
+      const ratio = (k: (r: ChildResult) => number) => fmt(pairRatios({ one, big }, k), 2, '×');
       lines.push(
         `scale: ${path.basename(data[0])} alone (${thousands(one[0].matrices)} matrices, ${thousands(one[0].files)} files) and ${times}x synthetic (${thousands(big[0].matrices)}, ${thousands(big[0].files)} files, ${(big[0].bytes / 1e9).toFixed(1)} GB)`,
         fullLine('  1x full build ', one),
         fullLine(`  ${times}x full build`.padEnd(16), big),
-        `  ${times}x / 1x      wall ${ratio((r) => r.seconds).toFixed(2)}×  CPU ${ratio((r) => r.cpu).toFixed(2)}×  peak RSS ${ratio((r) => r.maxRssMb).toFixed(2)}×  (matrices ${times}×)`,
+        `  ${times}x / 1x      wall ${ratio((r) => r.seconds)}  CPU ${ratio((r) => r.cpu)}  peak RSS ${ratio((r) => r.maxRssMb)}  (matrices ${times}×; run by run)`,
         // User and kernel apart: at load the wall ratio followed the kernel's time (file creation), not rendering.
         `  CPU user / kernel: 1x ${fmt(one.map((r) => r.cpu - (r.sys ?? 0)), 1, ' s')} / ${fmt(one.map((r) => r.sys ?? 0), 1, ' s')}, ${times}x ${fmt(big.map((r) => r.cpu - (r.sys ?? 0)), 1, ' s')} / ${fmt(big.map((r) => r.sys ?? 0), 1, ' s')}; by step (plan, site, mirror) 1x ${steps(one)}, ${times}x ${steps(big)}`,
       );
     }
     lines.push(`load at the end ${os.loadavg()[0].toFixed(1)}; the bench took ${((performance.now() - started) / 60000).toFixed(0)} min`);
-    lines.push('', ...issueTable(site, scale, runs, times, 'python' in python ? null : python.missing));
+    lines.push('', ...issueTable(site, scale, site ? runs : scaleRuns, times, 'python' in python ? null : python.missing));
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
