@@ -573,8 +573,9 @@ export async function writeSite(plan: OutputPlan, outDir: string, options: Sched
   return report;
 }
 
-/** A rebuild of a site of at most this many files plans with V8's own heap growth (build()); the shipped one has 285,000, the 10x synthetic 1,450,000. */
-const RELAXED_HEAP_FILES = 600_000;
+/** A rebuild of a site of at most this many files plans with V8's own heap growth and saves what it kept beside the
+ *  archives (build()); the shipped one has 285,000, the 10x synthetic 1,450,000. */
+const SMALL_SITE_FILES = 600_000;
 /** The heap growth generator/start.mjs set for the build (its BUILD_V8_FLAGS), if it did: a build started otherwise (tests, tsx) keeps V8's. */
 function heapGrowthFlag(): string | undefined {
   const flags = (globalThis as Record<symbol, unknown>)[Symbol.for('jaspar.buildFlags')];
@@ -657,7 +658,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // BUILD_V8_FLAGS, for the peak of large builds): its heap grows from 20 to about 75 MB while it reads what was kept and
   // plans, and growing by 30% at a time took five or six full collections to get there, 0.2-0.3 s of pauses (--trace-gc,
   // a one-count rebuild at load 9). Set back once planned: the render's heap and a large site's plan are as before.
-  const growth = state !== null && state.files.size <= RELAXED_HEAP_FILES ? heapGrowthFlag() : undefined;
+  const smallRebuild = state !== null && state.files.size <= SMALL_SITE_FILES;
+  const growth = smallRebuild ? heapGrowthFlag() : undefined;
   if (growth) setFlagsFromString('--heap-growing-percent=0');
   // Plan: every output path, with its content or the task that renders it.
   let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
@@ -675,8 +677,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // before the render they were 20-80 ms of a one-count rebuild's main thread, on its way. A large site's are saved
   // before its render, not held through it.
   const keep = planned.keep;
-  const keepLater = state !== null && state.files.size <= RELAXED_HEAP_FILES;
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, keepLater ? undefined : keep, planned.carry, state, planned.gone);
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone);
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
@@ -709,7 +710,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (atOnce) {
       const archives = Promise.allSettled(scopes.map(mirror));
       let failed: { error: unknown } | null = null;
-      if (keepLater) {
+      if (smallRebuild) {
         hashesKept = true;
         try {
           keep();
@@ -727,7 +728,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       }
       if (failed) throw failed.error;
     } else {
-      if (keepLater) keep();
+      if (smallRebuild) keep();
       for (const scope of scopes) made.push(await mirror(scope));
     }
     for (const [k, scope] of scopes.entries()) {
@@ -741,7 +742,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   }
   // A full build's archives and manifests in the folder are that step's files (the writer keeps them): gone with it.
   else {
-    if (keepLater) keep();
+    if (smallRebuild) keep();
     removeMirror(options.outDir, [WHOLE_SITE, ...scopes]);
   }
   mark('mirror done');

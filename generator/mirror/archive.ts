@@ -856,8 +856,9 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse)
   // A file's number (the manifest is in archiveOrder's order); -1: not listed.
   const numberOf = (file: string) => placeIn(n, pathOf, file);
   const changed: ArchivePatch['changed'] = new Map();
+  const inScope = scopeTest(scope);
   for (const file of reuse.writtenFiles) {
-    if (!inScope(scope, file)) continue;
+    if (!inScope(file)) continue;
     const i = numberOf(file);
     // A new file: another order.
     if (i < 0) return null;
@@ -890,13 +891,17 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse)
   return { places, manifest: text, changed, targets, dirty: [...dirty].sort((a, b) => a - b).map((i) => i + d) };
 }
 
-/** Whether a path of the site is one the scope's archive holds (siteFiles' test, for one path). */
-function inScope(scope: MirrorScope, file: string): boolean {
+/** Whether a path of the site is one the scope's archive holds (siteFiles' test, for one path at a time), the
+ *  scope's parts taken once: asked of every path of the site (the root folder, '', is no scope's path). */
+function scopeTest(scope: MirrorScope): (file: string) => boolean {
   const own = scopeFiles(scope);
-  if (file === own.archive || file === own.sum || file === own.manifest) return false;
-  if (scope.exclude.some((x) => file === x || file.startsWith(`${x}/`))) return false;
-  if (scope.dir) return file.startsWith(`${scope.dir}/`);
-  return isSiteFile(file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+  const under = scope.dir ? `${scope.dir}/` : '';
+  const left = scope.exclude.map((x) => `${x}/`);
+  return (file) => {
+    if (under ? !file.startsWith(under) : file === '' || !isSiteFile(file.includes('/') ? file.slice(0, file.indexOf('/')) : file)) return false;
+    for (const x of left) if (file.startsWith(x) || file === x.slice(0, -1)) return false;
+    return file !== own.archive && file !== own.sum && file !== own.manifest;
+  };
 }
 
 /** A member's entries by kind, path and content hash: equal digests, equal tar bytes. */
@@ -1089,20 +1094,13 @@ function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | n
   // sort by, were about 200 MB of the 10x synthetic release's archive step at its start.
   const dirs: string[] = [];
   const paths: string[] = [];
+  const holds = scopeTest(scope);
   if (listing) {
-    // The writer's listing, tested path by path (inScope's test, its parts taken once): each scope looks at
-    // all 285,000 paths of the shipped site, and an object yielded for each by siteFiles was about 0.1 s
-    // of an add's or remove's archive step.
-    const own = scopeFiles(scope);
-    const under = scope.dir ? `${scope.dir}/` : '';
-    const left = scope.exclude.map((x) => `${x}/`);
-    const holds = (p: string) => {
-      if (under ? !p.startsWith(under) : p === '' || !isSiteFile(p.includes('/') ? p.slice(0, p.indexOf('/')) : p)) return false;
-      for (const x of left) if (p.startsWith(x) || p === x.slice(0, -1)) return false;
-      return true;
-    };
+    // The writer's listing, tested path by path (scopeTest: its parts taken once): each scope looks at all
+    // 285,000 paths of the shipped site, and an object yielded for each by siteFiles was about 0.1 s of an
+    // add's or remove's archive step.
     for (const p of dirsInTreeOrder(listing)) if (holds(p)) dirs.push(p);
-    for (const p of listing.files) if (holds(p) && p !== own.archive && p !== own.sum && p !== own.manifest) paths.push(p);
+    for (const p of listing.files) if (holds(p)) paths.push(p);
   } else {
     for (const entry of siteFiles(root, scope)) (entry.kind === 'dir' ? dirs : paths).push(entry.path);
   }
@@ -1112,7 +1110,7 @@ function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | n
   // code's order made it). As many files, and every file written since among them (any other was there
   // before): the same files. Each written one is looked up by halving (the manifest is in order); the
   // written files are the writer's, those of other scopes left out.
-  if (reuse && reuse.paths.length === paths.length && [...reuse.writtenFiles].every((p) => !inScope(scope, p) || placeIn(reuse.paths.length, (i) => reuse.paths[i], p) >= 0)) {
+  if (reuse && reuse.paths.length === paths.length && [...reuse.writtenFiles].every((p) => !holds(p) || placeIn(reuse.paths.length, (i) => reuse.paths[i], p) >= 0)) {
     for (const p of reuse.paths) dirs.push(p);
     return { paths: dirs, folders };
   }
