@@ -94,7 +94,8 @@ if (command === 'snap') {
     const bytes = readFileSync(path.join(site, p));
     if (bytes.length <= LINKED_MAX) digests.set(p, hash('sha256', bytes, 'hex'));
   }
-  const listing = { files: listed, dirs, sha256: (p: string) => digests.get(p) };
+  const present = new Set(listed);
+  const listing = { files: listed, dirs, sha256: (p: string) => digests.get(p), has: (p: string) => present.has(p) };
   console.log(JSON.stringify({ written: written.size, removed, listChanged }));
   const before = new Map<string, Buffer>();
   for (const scope of scopes) for (const f of files(scope)) before.set(f.name, readFileSync(path.join(dir, 'before', f.name)));

@@ -245,9 +245,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   // ".." part), so the root and the path joined as text; path.join normalizes every one (0.3 us a file).
   const rootDir = path.resolve(root);
   const fileOf = (rel: string) => `${rootDir}${path.sep}${rel}`;
-  // The pass's files (read over once a member holding them is put together: ReadArena reuse; a patched
-  // archive's are kept, ArchivePatch's changed files are read before and used after).
-  const arena = patch ? kept : new ReadArena();
+  // The pass's files (read over once a member holding them is put together: ReadArena reuse).
+  const arena = new ReadArena();
   // Members are compressed on the thread pool, a few at a time, and handed over in order.
   const inFlight: Promise<ArchiveMember>[] = [];
   // The manifest's lines, cut into pieces as they come (each ending after a line whose path cutsAfter once
@@ -493,16 +492,23 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   yield { data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size };
 
   /**
-   * The previous archive patched member by member (a rebuild that only rewrote files it holds): each
-   * member whose entries are as before is copied without looking at them; from each member holding a
-   * changed entry on, entries are grouped again as a full build groups them, until a new member ends
-   * where a previous one to keep begins (from there on the entries, and so the members, are the same).
+   * The previous archive patched member by member (a rebuild that rewrote, added or removed some of its
+   * files): each member whose entries are as before (none changed, removed or inserted in it, ArchivePatch's
+   * flags) is copied without looking at them; from each other member on, the new entries are grouped as a
+   * full build groups them, until a new member ends where a previous one to keep begins (from there on the
+   * entries, and so the members, are the same). The manifest's pieces likewise.
    */
-  async function* patched({ places, manifest: text, changed, targets, dirty }: ArchivePatch): AsyncGenerator<ArchiveMember> {
-    const d = places.dirs.length;
-    const total = d + places.prefix.length;
-    const pathOf = (i: number) => text.toString('utf8', places.lines[i] + 66, places.lines[i + 1] - 1);
-    const hexOf = (i: number) => changed.get(i)?.hex ?? text.toString('latin1', places.lines[i], places.lines[i] + 64);
+  async function* patched(p: ArchivePatch): AsyncGenerator<ArchiveMember> {
+    const { before, places, manifest: text, fileFrom, dirFrom, entryAt, entryStart, entryFlags, lineAt, lineStart, lineFlags, fresh } = p;
+    const dOld = before.dirs.length;
+    const endOld = dOld + before.prefix.length;
+    const dNew = places.dirs.length;
+    const n = places.prefix.length;
+    const total = dNew + n;
+    const pathOf = (j: number) => text.toString('utf8', places.lines[j] + 66, places.lines[j + 1] - 1);
+    const hexOf = (j: number) => text.toString('latin1', places.lines[j], places.lines[j] + 64);
+    // The previous entry a new one is (its place then), or -1: inserted.
+    const oldEntry = (q: number) => (q < dNew ? dirFrom[q] : fileFrom[q - dNew] >= 0 ? dOld + fileFrom[q - dNew] : -1);
     const members = reuse!.index.members.filter((m) => m.entries);
     const pieces = reuse!.index.members.filter((m) => m.lines);
     // The first previous member beginning at each place; a large file's (header and chunks, all at its place), by its place.
@@ -512,37 +518,51 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       if (!startOf.has(m.entries![0])) startOf.set(m.entries![0], k);
       if (m.owner) (largeAt.get(m.entries![0]) ?? largeAt.set(m.entries![0], []).get(m.entries![0])!).push(m);
     });
-    const holdsDirty = ([a, b]: readonly [number, number]) => holds(dirty, a, b);
+    // A previous member is made again when an entry of it changed, left or has entries inserted before it, or
+    // when it ended because a large file began after it and that is no longer so (or entries come after the last).
+    const remade = ([a, b]: readonly [number, number]) => {
+      for (let x = a; x < b; x++) if (entryFlags[x] & (GONE | DIRTY | AFTER)) return true;
+      return (entryFlags[b] & BREAKS) !== 0 || (b === endOld && (entryFlags[b] & AFTER) !== 0);
+    };
+    const arena = new ReadArena();
     for (let k = 0; k < members.length; ) {
       const m = members[k];
-      if (!holdsDirty(m.entries!)) {
+      const [a, b] = m.entries!;
+      if (!remade(m.entries!)) {
         tarred.files += m.files;
         tarred.bytes += m.bytes;
-        inFlight.push(again(m, m.entries));
+        inFlight.push(again(m, [entryAt[a], entryAt[a] + b - a]));
         k++;
         while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
         continue;
       }
-      let from = m.entries![0];
-      let group: GroupEntry[] = from === 0 ? seed() : [];
+      const start = entryStart[a];
+      let from = start;
+      let group: GroupEntry[] = start === 0 ? seed() : [];
       let bytes = 0;
-      let place = from;
+      let place = start;
       for (; place < total; place++) {
-        if (place > m.entries![0] && group.length === 0) {
-          const next = startOf.get(place);
-          if (next !== undefined && !holdsDirty(members[next].entries!)) break;
+        if (place > start && group.length === 0) {
+          const x = oldEntry(place);
+          const next = x >= 0 ? startOf.get(x) : undefined;
+          if (next !== undefined && !remade(members[next].entries!)) break;
         }
         let entryPath: string;
-        if (place < d) group.push({ kind: 'dir', path: (entryPath = places.dirs[place]) });
+        if (place < dNew) group.push({ kind: 'dir', path: (entryPath = places.dirs[place]) });
         else {
-          const i = place - d;
-          const file = (entryPath = pathOf(i));
-          const fresh = changed.get(i);
-          const first = targets.get(i) ?? places.target[i];
-          if (first >= 0) group.push({ kind: 'link', path: file, hex: hexOf(i), target: pathOf(first), size: fresh?.content.length ?? places.size[i] });
-          else {
+          const j = place - dNew;
+          const file = (entryPath = pathOf(j));
+          const i = fileFrom[j];
+          const isFresh = fresh.has(j);
+          const first = places.target[j];
+          if (first >= 0) {
+            // A link's size is its first file's, known by now (a written first was read, earlier in this order).
+            if (isFresh) places.size[j] = places.size[first];
+            group.push({ kind: 'link', path: file, hex: hexOf(j), target: pathOf(first), size: places.size[first] });
+          } else {
             // Its own bytes, as before: a large file's members are the previous ones; else its bytes are read.
-            const old = fresh || places.target[i] >= 0 ? undefined : largeAt.get(place);
+            const wasFirst = i >= 0 && before.target[i] === -1;
+            const old = !isFresh && wasFirst ? largeAt.get(dOld + i) : undefined;
             if (old) {
               if (group.length > 0) flush(group, from, place);
               group = [];
@@ -552,17 +572,18 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
               tarred.bytes += old[0].bytes;
               for (const c of old) inFlight.push(again(c, [place, place + 1]));
             } else {
-              const content = fresh?.content ?? readSiteFile(fileOf(file));
-              // An unchanged file's hash is its manifest line's, which the patched manifest keeps (the trust
-              // the slow path gives the previous manifest: the writer wrote every file that changed).
-              const e: GroupEntry = { kind: 'file', path: file, hex: hexOf(i), content };
+              const content = arena.read(fileOf(file));
+              if (isFresh) places.size[j] = content.length;
+              // An unchanged file's hash is its manifest line's (the trust the slow path gives the previous
+              // manifest: the writer wrote every file that changed).
+              const e: GroupEntry = { kind: 'file', path: file, hex: hexOf(j), content };
               if (content.length >= LARGE) {
                 if (group.length > 0) flush(group, from, place);
                 group = [];
                 from = place + 1;
                 bytes = 0;
                 // Its previous bytes' chunks (a file large before, and the first of its bytes then).
-                large(e, content, place, places.target[i] === -1 ? (largeAt.get(place) ?? []).slice(1) : []);
+                large(e, content, place, wasFirst ? (largeAt.get(dOld + i) ?? []).slice(1) : []);
               } else {
                 group.push(e);
                 bytes += tarBytes(content.length);
@@ -576,22 +597,17 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
           from = place + 1;
           bytes = 0;
         }
+        // Every file read is in a member put together (its bytes copied) or a link (none kept).
+        if (group.length === 0) arena.reuse();
         while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
       }
       if (place === total) {
         if (group.length > 0) flush(group, from, total);
         break;
       }
-      k = startOf.get(place)!;
+      k = startOf.get(oldEntry(place))!;
     }
     while (inFlight.length > 0) yield await inFlight.shift()!;
-    // The manifest: the previous one's bytes, each changed file's line given its new hash (the same length).
-    for (const [i, c] of changed) {
-      text.write(c.hex, places.lines[i], 'latin1');
-      places.prefix[i] = prefixOf(c.hex);
-      places.size[i] = c.content.length;
-    }
-    for (const [i, first] of targets) places.target[i] = first;
     sink.write(text);
     sink.finish();
     placed.places = places;
@@ -600,26 +616,55 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     tarred.bytes += size;
     placed.manifestSha256 = sha256(text);
     yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 };
-    const lines = [...changed.keys()].sort((a, b) => a - b);
-    for (const m of pieces) {
+    // The manifest's pieces: each previous one whose lines are as before copied, from each other one on the
+    // lines cut again as a full build cuts them (list), until a piece ends where a previous one to keep begins.
+    const nOld = before.prefix.length;
+    const pieceAt = new Map<number, number>();
+    pieces.forEach((m, k) => pieceAt.set(m.lines![0], k));
+    const relisted = ([a, b]: readonly [number, number]) => {
+      for (let x = a; x < b; x++) if (lineFlags[x] & (GONE | DIRTY | AFTER)) return true;
+      return b === nOld && (lineFlags[b] & AFTER) !== 0;
+    };
+    const piece = (a: number, b: number) => {
+      const bytes = text.subarray(places.lines[a], places.lines[b]);
+      const digest = createHash('sha1').update(PIECE).update(bytes).digest('base64url');
+      const old = previous.get(digest);
+      inFlight.push(old ? again(old, undefined, [a, b]) : compress(bytes).then((data) => ({ data, digest, files: 0, bytes: bytes.length, lines: [a, b] as [number, number] })));
+    };
+    for (let k = 0; k < pieces.length; ) {
+      const m = pieces[k];
       const [a, b] = m.lines!;
-      if (!holds(lines, a, b)) inFlight.push(again(m, undefined, m.lines));
-      else {
-        const piece = text.subarray(places.lines[a], places.lines[b]);
-        const digest = createHash('sha1').update(PIECE).update(piece).digest('base64url');
-        inFlight.push(compress(piece).then((data) => ({ data, digest, files: 0, bytes: piece.length, lines: m.lines })));
+      if (!relisted(m.lines!)) {
+        inFlight.push(again(m, undefined, [lineAt[a], lineAt[a] + b - a]));
+        k++;
+        if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+        continue;
       }
-      if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+      let first = lineStart[a];
+      let j = first;
+      let next: number | undefined;
+      while (j < n) {
+        const file = pathOf(j++);
+        const lines = j - first;
+        if (lines >= MAX_LINES || (lines >= MIN_LINES && cutsAfter(file, LINES_CUT))) {
+          piece(first, j);
+          first = j;
+          if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+          const x = j < n ? fileFrom[j] : -1;
+          next = x >= 0 ? pieceAt.get(x) : undefined;
+          if (next !== undefined && !relisted(pieces[next].lines!)) break;
+          next = undefined;
+        }
+      }
+      if (next === undefined) {
+        if (first < n) piece(first, n);
+        break;
+      }
+      k = next;
     }
     while (inFlight.length > 0) yield await inFlight.shift()!;
     yield { data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size };
   }
-}
-
-/** Whether sorted numbers hold one from a up to b (not b). */
-function holds(sorted: readonly number[], a: number, b: number): boolean {
-  const lo = lowerBound(sorted, a);
-  return lo < sorted.length && sorted[lo] < b;
 }
 
 /** The place of the first of sorted numbers not below a (their length when none is). */
@@ -696,7 +741,7 @@ class ReadArena {
   }
 }
 
-/** Files read whose views may live long (a rebuild's changed files, kept until the manifest is patched): never read over. */
+/** Files read whose views may live long (the check of a previous manifest): never read over. */
 const kept = new ReadArena();
 const readSiteFile = (file: string) => kept.read(file);
 
@@ -809,17 +854,44 @@ export interface ArchivePlaces {
   size: Uint32Array;
 }
 
-/** A rebuild that only rewrote files the previous archive holds (none added, none removed: the same order). */
+/** An entry's (or a manifest line's) flags in a patch (ArchivePatch), by its place in the previous archive. */
+/** It left the archive. */
+const GONE = 1;
+/** Its bytes or the file it links to changed (a line: its hash). */
+const DIRTY = 2;
+/** Entries (lines) are inserted right before it (at the end's place: after the last one). */
+const AFTER = 4;
+/** A large file's, the first of its bytes: the member before it ended because it began, which may no longer be so (it left,
+ *  changed, or entries come before it). */
+const BREAKS = 8;
+
+/**
+ * A rebuild that rewrote, added or removed files of the previous archive: the new archive's places and manifest,
+ * and how its entries and lines map to the previous ones (the previous members holding none of the changes are
+ * copied, patched()).
+ */
 export interface ArchivePatch {
+  /** The previous archive's places, and the new one's (its folders, its manifest's lines, prefixes, links, sizes). */
+  before: ArchivePlaces;
   places: ArchivePlaces;
-  /** The previous manifest's bytes (patched into the new one). */
+  /** The new manifest's bytes. */
   manifest: Buffer;
-  /** The files written since, by number: their bytes and SHA-256. */
-  changed: Map<number, { hex: string; content: Buffer }>;
-  /** Files whose first file of the same bytes is no longer the one before (-1: now themselves), by number. */
-  targets: Map<number, number>;
-  /** Places of the entries that differ from the previous archive's, in order: their members are made again. */
-  dirty: number[];
+  /** Each new file's number in the previous archive, or -1: new. Each new folder's place among the previous folders, or -1. */
+  fileFrom: Int32Array;
+  dirFrom: Int32Array;
+  /** For each previous entry (one more: the end), its new place, and where the entries inserted before it begin. */
+  entryAt: Int32Array;
+  entryStart: Int32Array;
+  /** For each previous entry (and the end), GONE, DIRTY, AFTER, BREAKS. */
+  entryFlags: Uint8Array;
+  /** The same for the previous manifest's lines (a file's number is its line). */
+  lineAt: Int32Array;
+  lineStart: Int32Array;
+  lineFlags: Uint8Array;
+  /** New numbers of the files whose bytes are new or changed (their sizes in places are filled as they are read). */
+  fresh: Set<number>;
+  /** Nothing of the scope changed: the previous archive stays. */
+  same: boolean;
 }
 
 /** What a rebuild may reuse: the previous archive's members, each file's SHA-256 where it is known unchanged. */
@@ -842,54 +914,229 @@ export interface ArchiveReuse {
 }
 
 /**
- * What a rebuild changes in the previous archive, when it may be patched (ArchivePatch): no file added or
- * removed, every file written since in the previous manifest. Files of bytes a written file had or has
- * now are the only ones whose first copy may have moved (any other bytes are in the same files as
- * before): they are found by their hashes' first bits. Null: the archive is made from the listing.
+ * What a rebuild changes in the previous archive (ArchivePatch): the files written since, in its manifest or
+ * new, and, when files left or came otherwise (listChanged), the previous files no longer in the writer's
+ * listing and its folders. Files of bytes a written or removed file had or has now are the only ones whose
+ * first copy may have moved (any other bytes are in the same files as before): found by their hashes' first
+ * bits. Null: the archive is made from the listing (no places, a list changed without a listing to say how,
+ * or one whose count of the scope's files does not add up).
  */
-export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse): ArchivePatch | null {
-  const { places, manifest: text } = reuse;
-  if (!places || reuse.listChanged) return null;
-  const n = places.prefix.length;
-  const hexOf = (i: number) => text.toString('latin1', places.lines[i], places.lines[i] + 64);
-  const pathOf = (i: number) => text.toString('utf8', places.lines[i] + 66, places.lines[i + 1] - 1);
-  // A file's number (the manifest is in archiveOrder's order); -1: not listed.
-  const numberOf = (file: string) => placeIn(n, pathOf, file);
-  const changed: ArchivePatch['changed'] = new Map();
+export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null): ArchivePatch | null {
+  const { places: before, manifest: text } = reuse;
+  if (!before || (reuse.listChanged && !listing?.has)) return null;
+  const n = before.prefix.length;
+  const dOld = before.dirs.length;
+  const hexOf = (i: number) => text.toString('latin1', before.lines[i], before.lines[i] + 64);
+  // Files may have left: every previous path is looked up in the listing, so all are spelt once (and halved over
+  // as strings); else only those the halving looks at.
+  const paths = reuse.listChanged ? reuse.paths : null;
+  if (paths && paths.length !== n) return null;
+  const pathOf = paths ? (i: number) => paths[i] : (i: number) => text.toString('utf8', before.lines[i] + 66, before.lines[i + 1] - 1);
   const inScope = scopeTest(scope);
+  const rootDir = path.resolve(root);
+  const arena = new ReadArena();
+  // A written file's SHA-256: the writer's (small files), else its bytes read and hashed (read again if its member is made).
+  const sums = listing?.sha256;
+  const hashOf = (file: string): { hex: string; size: number } => {
+    const hex = sums?.(file);
+    if (hex !== undefined) return { hex, size: Number.NaN };
+    const content = arena.read(`${rootDir}${path.sep}${file}`);
+    const out = { hex: sha256(content), size: content.length };
+    arena.reuse();
+    return out;
+  };
+  const changed = new Map<number, { hex: string; size: number }>();
+  const added: { path: string; hex: string; size: number; point: number }[] = [];
   for (const file of reuse.writtenFiles) {
     if (!inScope(file)) continue;
-    const i = numberOf(file);
-    // A new file: another order.
-    if (i < 0) return null;
-    const content = readSiteFile(path.join(root, file));
-    changed.set(i, { hex: sha256(content), content });
-  }
-  const hexes = new Set<string>();
-  for (const [i, c] of changed) hexes.add(hexOf(i)).add(c.hex);
-  const prefixes = new Set([...hexes].map(prefixOf));
-  // The files of each of those bytes now, in order: the first is itself, every other a link to it.
-  const holding = new Map<string, number[]>();
-  for (let i = 0; i < n; i++) {
-    if (!prefixes.has(places.prefix[i])) continue;
-    const before = hexOf(i);
-    if (!hexes.has(before)) continue;
-    const now = changed.get(i)?.hex ?? before;
-    (holding.get(now) ?? holding.set(now, []).get(now)!).push(i);
-  }
-  const targets: ArchivePatch['targets'] = new Map();
-  const dirty = new Set<number>(changed.keys());
-  for (const files of holding.values()) {
-    for (const [k, i] of files.entries()) {
-      const first = k === 0 ? -1 : files[0];
-      if (first === places.target[i]) continue;
-      targets.set(i, first);
-      dirty.add(i);
+    const at = placeOrPoint(n, pathOf, file);
+    const h = hashOf(file);
+    if (at >= 0) {
+      if (h.hex !== hexOf(at)) changed.set(at, h);
+    } else {
+      manifestLine(file, h.hex);
+      added.push({ path: file, ...h, point: -1 - at });
     }
   }
-  const d = places.dirs.length;
-  return { places, manifest: text, changed, targets, dirty: [...dirty].sort((a, b) => a - b).map((i) => i + d) };
+  // Files gone: the previous ones the listing no longer has. The scope's files now are the others and the new
+  // written ones, or some file came without being written: counted, not listed.
+  const gone = new Uint8Array(n);
+  let removed = 0;
+  if (paths) {
+    const has = listing!.has!;
+    for (let i = 0; i < n; i++) if (!has(paths[i])) (gone[i] = 1), removed++;
+    let now = 0;
+    for (const p of listing!.files) if (inScope(p)) now++;
+    if (now !== n - removed + added.length) return null;
+  }
+  // Folders: the listing's (those of the scope, in tree order), else (no file left) the previous ones and those of the new files.
+  let dirs = before.dirs;
+  if (paths) dirs = dirsInTreeOrder(listing!).filter(inScope);
+  else if (added.length > 0) {
+    const known = new Set(dirs);
+    for (const a of added) for (let d = a.path.slice(0, Math.max(0, a.path.lastIndexOf('/'))); d !== '' && inScope(d) && !known.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) known.add(d);
+    if (known.size > dirs.length) dirs = [...known].sort(byTreeOrder);
+  }
+  const dNew = dirs.length;
+  const dirFrom = new Int32Array(dNew);
+  const dirGone = new Uint8Array(dOld);
+  // The previous folders' places where new ones come (in order).
+  const dirPoints: number[] = [];
+  for (let q = 0, x = 0; q <= dNew; q++) {
+    while (x < dOld && (q === dNew || byTreeOrder(before.dirs[x], dirs[q]) < 0)) dirGone[x++] = 1;
+    if (q === dNew) break;
+    if (x < dOld && before.dirs[x] === dirs[q]) dirFrom[q] = x++;
+    else {
+      dirFrom[q] = -1;
+      dirPoints.push(x);
+    }
+  }
+  // The new files' order: the previous one, the files gone left out, each new file at its place (by name, then path).
+  added.sort((a, b) => a.point - b.point || byPathBytes(a.path.slice(a.path.lastIndexOf('/') + 1), b.path.slice(b.path.lastIndexOf('/') + 1)) || byPathBytes(a.path, b.path));
+  const nNew = n - removed + added.length;
+  const fileFrom = new Int32Array(nNew);
+  const lineAt = new Int32Array(n + 1);
+  const lineStart = new Int32Array(n + 1);
+  const lineFlags = new Uint8Array(n + 1);
+  for (let i = 0, j = 0, k = 0; i <= n; i++) {
+    lineStart[i] = j;
+    if (k < added.length && added[k].point === i) lineFlags[i] |= AFTER;
+    while (k < added.length && added[k].point === i) fileFrom[j++] = -1 - k++;
+    lineAt[i] = j;
+    if (i === n) break;
+    if (gone[i]) lineFlags[i] |= GONE;
+    else fileFrom[j++] = i;
+  }
+  // The new manifest: runs of previous lines copied, new lines written, changed hashes written over.
+  let size = text.length;
+  for (let i = 0; i < n; i++) if (gone[i]) size -= before.lines[i + 1] - before.lines[i];
+  const addedLines = added.map((a) => Buffer.from(`${a.hex}  ${a.path}\n`));
+  for (const line of addedLines) size += line.length;
+  const manifest = Buffer.allocUnsafe(size);
+  const lines = new Uint32Array(nNew + 1);
+  const prefix = new Uint32Array(nNew);
+  const target = new Int32Array(nNew);
+  const sizes = new Uint32Array(nNew);
+  const fresh = new Set<number>();
+  let at = 0;
+  for (let j = 0; j < nNew; ) {
+    const i = fileFrom[j];
+    if (i < 0) {
+      const k = -1 - i;
+      lines[j] = at;
+      at += addedLines[k].copy(manifest, at);
+      prefix[j] = prefixOf(added[k].hex);
+      target[j] = -1;
+      fresh.add(j);
+      j++;
+      continue;
+    }
+    let end = j + 1;
+    while (end < nNew && fileFrom[end] === fileFrom[end - 1] + 1) end++;
+    const last = fileFrom[end - 1] + 1;
+    const shift = at - before.lines[i];
+    at += text.copy(manifest, at, before.lines[i], before.lines[last]);
+    for (let t = j; t < end; t++) {
+      const was = fileFrom[t];
+      lines[t] = before.lines[was] + shift;
+      prefix[t] = before.prefix[was];
+      sizes[t] = before.size[was];
+      const first = before.target[was];
+      target[t] = first >= 0 ? lineAt[first] : -1;
+    }
+    j = end;
+  }
+  lines[nNew] = at;
+  for (const [i, c] of changed) {
+    const j = lineAt[i];
+    manifest.write(c.hex, lines[j], 'latin1');
+    prefix[j] = prefixOf(c.hex);
+    fresh.add(j);
+    lineFlags[i] |= DIRTY;
+  }
+  // The files of the bytes whose first copy may have moved, in the new order: the first is itself, every other a link to it.
+  const hexes = new Set<string>();
+  for (const [i, c] of changed) hexes.add(hexOf(i)).add(c.hex);
+  for (const a of added) hexes.add(a.hex);
+  if (removed > 0) for (let i = 0; i < n; i++) if (gone[i]) hexes.add(hexOf(i));
+  const prefixes = new Set([...hexes].map(prefixOf));
+  const holding = new Map<string, number[]>();
+  for (let j = 0; j < nNew; j++) {
+    if (!prefixes.has(prefix[j])) continue;
+    const hex = manifest.toString('latin1', lines[j], lines[j] + 64);
+    if (hexes.has(hex)) (holding.get(hex) ?? holding.set(hex, []).get(hex)!).push(j);
+  }
+  // Entries: the folders, then the files.
+  const endOld = dOld + n;
+  const entryAt = new Int32Array(endOld + 1);
+  const entryStart = new Int32Array(endOld + 1);
+  const entryFlags = new Uint8Array(endOld + 1);
+  for (let x = 0, q = 0, k = 0; x < dOld; x++) {
+    entryStart[x] = q;
+    if (dirPoints[k] === x) entryFlags[x] |= AFTER;
+    while (dirPoints[k] === x) q++, k++;
+    entryAt[x] = q;
+    if (dirGone[x]) entryFlags[x] |= GONE;
+    else q++;
+  }
+  // Folders added after the last previous one come before the first file, as files added before it do.
+  const lastDirs = dirPoints.length - lowerBound(dirPoints, dOld);
+  for (let i = 0; i <= n; i++) {
+    const x = dOld + i;
+    entryStart[x] = dNew + lineStart[i] - (i === 0 ? lastDirs : 0);
+    entryAt[x] = dNew + lineAt[i];
+    entryFlags[x] = lineFlags[i] & (GONE | AFTER);
+    if (i === 0 && lastDirs > 0) entryFlags[x] |= AFTER;
+  }
+  for (const i of changed.keys()) entryFlags[dOld + i] |= DIRTY;
+  for (const files of holding.values()) {
+    for (const [k, j] of files.entries()) {
+      const first = k === 0 ? -1 : files[0];
+      target[j] = first;
+      const i = fileFrom[j];
+      if (i < 0) continue;
+      // Its entry changes when the file it links to does (a first now a link, or the reverse, or another first).
+      const was = before.target[i];
+      if (first === -1 ? was !== -1 : was !== fileFrom[first]) entryFlags[dOld + i] |= DIRTY;
+    }
+  }
+  // A large file that was the first of its bytes ended the member before it; no longer when it left, became small or a
+  // link, or entries come before it.
+  for (let i = 0; i < n; i++) {
+    const x = dOld + i;
+    if (!(entryFlags[x] & (GONE | DIRTY | AFTER)) || before.target[i] !== -1 || before.size[i] < LARGE) continue;
+    const c = changed.get(i);
+    if (entryFlags[x] & (GONE | AFTER) || target[lineAt[i]] !== -1 || (c !== undefined && !(c.size >= LARGE))) entryFlags[x] |= BREAKS;
+  }
+  const same = changed.size === 0 && added.length === 0 && removed === 0 && dNew === dOld && dirPoints.length === 0 && entryFlags.every((f) => f === 0);
+  return {
+    before,
+    places: { dirs, lines, prefix, target, size: sizes },
+    manifest,
+    fileFrom,
+    dirFrom,
+    entryAt,
+    entryStart,
+    entryFlags,
+    lineAt,
+    lineStart,
+    lineFlags,
+    fresh,
+    same,
+  };
 }
+
+/** Folders' tree order (dirsInTreeOrder's): by their paths' bytes, "/" before every other character. */
+function byTreeOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return treeRank(x) - treeRank(y);
+  }
+  return a.length - b.length;
+}
+const treeRank = (unit: number) => (unit === 47 ? -1 : unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
 
 /** Whether a path of the site is one the scope's archive holds (siteFiles' test, for one path at a time), the
  *  scope's parts taken once: asked of every path of the site (the root folder, '', is no scope's path). */
@@ -1049,6 +1296,8 @@ export interface SiteListing {
   dirs: Iterable<string>;
   /** The SHA-256 (hex) of a file the writer wrote in this build and hashed then (write/same-bytes.ts: small files), else undefined. */
   sha256?: (file: string) => string | undefined;
+  /** Whether the folder holds the file: a rebuild that removed files patches its archives with the previous files it no longer has (patchPlan). */
+  has?: (file: string) => boolean;
 }
 
 /** A listing's folders in tree order, sorted once for all the scopes of a build (42,000 folders, two scopes). */
@@ -1164,6 +1413,12 @@ function byNameThenPath(paths: readonly string[]): string[] {
 
 /** The place of file among n paths in archiveOrder's order (by name, then by path; pathAt: the path at a place), by halving from place from on; -1: not there. */
 export function placeIn(n: number, pathAt: (i: number) => string, file: string, from = 0): number {
+  const at = placeOrPoint(n, pathAt, file, from);
+  return at >= 0 ? at : -1;
+}
+
+/** placeIn's halving; when the file is not there, -1 - the place it would have (the first path after it). */
+function placeOrPoint(n: number, pathAt: (i: number) => string, file: string, from = 0): number {
   const name = file.slice(file.lastIndexOf('/') + 1);
   let lo = from;
   let hi = n;
@@ -1175,7 +1430,7 @@ export function placeIn(n: number, pathAt: (i: number) => string, file: string, 
     if (order < 0) lo = mid + 1;
     else hi = mid;
   }
-  return -1;
+  return -1 - lo;
 }
 
 /** Hashes every file into the manifest file (no archive line): the check before keeping a previous archive. */

@@ -136,9 +136,9 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     }
     mkdirSync(path.dirname(archiveFile), { recursive: true });
     const reuse = written === null ? null : previousArchive(outDir, scope, level, archiveFile, path.join(root, files.manifest), written, listChanged, intact(files.archive) && intact(files.manifest));
-    // Only files rewritten: the previous archive patched member by member; none of the scope's: it stays.
-    const patch = reuse ? patchPlan(root, scope, reuse) : null;
-    if (patch && patch.changed.size === 0) {
+    // The previous archive patched member by member (files rewritten, added or removed); none of the scope's: it stays.
+    const patch = reuse ? patchPlan(root, scope, reuse, listing) : null;
+    if (patch && patch.same) {
       reuse!.close();
       let [filesIn, bytesIn] = [0, 0];
       for (const m of reuse!.index.members) {

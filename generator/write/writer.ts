@@ -312,7 +312,7 @@ export class SiteWriter implements ScheduleSink {
   listing(): SiteListing {
     const { files, dirs } = this.next;
     const digests = this.digests;
-    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined };
+    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined, has: (rel) => files.has(rel) };
   }
 
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */
