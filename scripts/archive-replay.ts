@@ -77,11 +77,12 @@ if (command === 'snap') {
   // The files the rebuild wrote: their line changed or came. Any other file is as the previous manifest says.
   const written = new Set<string>();
   let removed = 0;
+  const removedFiles: string[] = [];
   for (const scope of scopes) {
     const before = lines(readFileSync(path.join(dir, 'before', `${tag(scope)}.manifest`), 'utf8'));
     const after = lines(readFileSync(path.join(dir, 'after', `${tag(scope)}.manifest`), 'utf8'));
     for (const [p, h] of after) if (before.get(p) !== h) written.add(p);
-    for (const p of before.keys()) if (!after.has(p)) removed++;
+    for (const p of before.keys()) if (!after.has(p)) removed++, removedFiles.push(p);
   }
   // Files added or removed: the archives are made from the listing (the writer's; here the folder's, taken
   // before the clock starts, with the SHA-256 of the small files written, as the writer hands them over).
@@ -94,8 +95,7 @@ if (command === 'snap') {
     const bytes = readFileSync(path.join(site, p));
     if (bytes.length <= LINKED_MAX) digests.set(p, hash('sha256', bytes, 'hex'));
   }
-  const present = new Set(listed);
-  const listing = { files: listed, dirs, sha256: (p: string) => digests.get(p), has: (p: string) => present.has(p) };
+  const listing = { files: listed, dirs, sha256: (p: string) => digests.get(p), removed: removedFiles };
   console.log(JSON.stringify({ written: written.size, removed, listChanged }));
   const before = new Map<string, Buffer>();
   for (const scope of scopes) for (const f of files(scope)) before.set(f.name, readFileSync(path.join(dir, 'before', f.name)));

@@ -923,15 +923,11 @@ export interface ArchiveReuse {
  */
 export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null): ArchivePatch | null {
   const { places: before, manifest: text } = reuse;
-  if (!before || (reuse.listChanged && !listing?.has)) return null;
+  if (!before || (reuse.listChanged && !listing?.removed)) return null;
   const n = before.prefix.length;
   const dOld = before.dirs.length;
   const hexOf = (i: number) => text.toString('latin1', before.lines[i], before.lines[i] + 64);
-  // Files may have left: every previous path is looked up in the listing, so all are spelt once (and halved over
-  // as strings); else only those the halving looks at.
-  const paths = reuse.listChanged ? reuse.paths : null;
-  if (paths && paths.length !== n) return null;
-  const pathOf = paths ? (i: number) => paths[i] : (i: number) => text.toString('utf8', before.lines[i] + 66, before.lines[i + 1] - 1);
+  const pathOf = (i: number) => text.toString('utf8', before.lines[i] + 66, before.lines[i + 1] - 1);
   const inScope = scopeTest(scope);
   const rootDir = path.resolve(root);
   const arena = new ReadArena();
@@ -945,11 +941,19 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     arena.reuse();
     return out;
   };
+  // Paths in the manifest's order, each looked for from the place of the one before (gallop): only the lines
+  // looked at are spelt (spelling and looking up every previous path was 0.2 s of an add's or remove's two archives).
+  const placesOf = function* (files: Iterable<string>): Generator<[string, number]> {
+    let from = 0;
+    for (const file of byNameThenPath([...files].filter(inScope))) {
+      const at = gallop(n, pathOf, file, from);
+      from = at >= 0 ? at + 1 : -1 - at;
+      yield [file, at];
+    }
+  };
   const changed = new Map<number, { hex: string; size: number }>();
   const added: { path: string; hex: string; size: number; point: number }[] = [];
-  for (const file of reuse.writtenFiles) {
-    if (!inScope(file)) continue;
-    const at = placeOrPoint(n, pathOf, file);
+  for (const [file, at] of placesOf(reuse.writtenFiles)) {
     const h = hashOf(file);
     if (at >= 0) {
       if (h.hex !== hexOf(at)) changed.set(at, h);
@@ -958,20 +962,24 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
       added.push({ path: file, ...h, point: -1 - at });
     }
   }
-  // Files gone: the previous ones the listing no longer has. The scope's files now are the others and the new
-  // written ones, or some file came without being written: counted, not listed.
+  // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
+  // new written ones, else a file came or left some other way: counted, not listed.
   const gone = new Uint8Array(n);
   let removed = 0;
-  if (paths) {
-    const has = listing!.has!;
-    for (let i = 0; i < n; i++) if (!has(paths[i])) (gone[i] = 1), removed++;
+  if (reuse.listChanged) {
+    for (const [, at] of placesOf(listing!.removed!)) {
+      if (at < 0 || gone[at]) continue;
+      if (changed.has(at)) return null;
+      gone[at] = 1;
+      removed++;
+    }
     let now = 0;
     for (const p of listing!.files) if (inScope(p)) now++;
     if (now !== n - removed + added.length) return null;
   }
   // Folders: the listing's (those of the scope, in tree order), else (no file left) the previous ones and those of the new files.
   let dirs = before.dirs;
-  if (paths) dirs = dirsInTreeOrder(listing!).filter(inScope);
+  if (reuse.listChanged) dirs = dirsInTreeOrder(listing!).filter(inScope);
   else if (added.length > 0) {
     const known = new Set(dirs);
     for (const a of added) for (let d = a.path.slice(0, Math.max(0, a.path.lastIndexOf('/'))); d !== '' && inScope(d) && !known.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) known.add(d);
@@ -1296,8 +1304,8 @@ export interface SiteListing {
   dirs: Iterable<string>;
   /** The SHA-256 (hex) of a file the writer wrote in this build and hashed then (write/same-bytes.ts: small files), else undefined. */
   sha256?: (file: string) => string | undefined;
-  /** Whether the folder holds the file: a rebuild that removed files patches its archives with the previous files it no longer has (patchPlan). */
-  has?: (file: string) => boolean;
+  /** The files of the previous build the writer removed (prune): a rebuild that removed files patches its archives without them (patchPlan). */
+  removed?: readonly string[];
 }
 
 /** A listing's folders in tree order, sorted once for all the scopes of a build (42,000 folders, two scopes). */
@@ -1424,14 +1432,30 @@ function placeOrPoint(n: number, pathAt: (i: number) => string, file: string, fr
   let hi = n;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const p = pathAt(mid);
-    const order = byPathBytes(p.slice(p.lastIndexOf('/') + 1), name) || byPathBytes(p, file);
+    const order = byArchiveOrder(pathAt(mid), file, name);
     if (order === 0) return mid;
     if (order < 0) lo = mid + 1;
     else hi = mid;
   }
   return -1 - lo;
 }
+
+/** placeOrPoint from place from on, for a file at or after it: steps of 1, 2, 4, … from there, then halving (files asked in order, each near the one before). */
+function gallop(n: number, pathAt: (i: number) => string, file: string, from: number): number {
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  let lo = from;
+  let step = 1;
+  for (let at = from; at < n; at = from + step, step *= 2) {
+    const order = byArchiveOrder(pathAt(at), file, name);
+    if (order === 0) return at;
+    if (order > 0) return placeOrPoint(at, pathAt, file, lo);
+    lo = at + 1;
+  }
+  return placeOrPoint(n, pathAt, file, lo);
+}
+
+/** archiveOrder's order of a path and a file (name: the file's), by name, then by path. */
+const byArchiveOrder = (p: string, file: string, name: string) => byPathBytes(p.slice(p.lastIndexOf('/') + 1), name) || byPathBytes(p, file);
 
 /** Hashes every file into the manifest file (no archive line): the check before keeping a previous archive. */
 function writeInnerManifest(root: string, out: ManifestSink, scope: MirrorScope) {

@@ -22,14 +22,17 @@ export interface PruneInput {
   touched?: Set<string>;
   /** The inodes of the previous build's files removed are added to it (hard links: their other names' ctime changed, writer.ts). */
   inodes?: Set<number>;
+  /** The paths removed are added to it (the mirror's archives patched with the files gone, mirror/archive.ts patchPlan). */
+  dropped?: string[];
 }
 
 /** Removes what is not planned; returns how many files and folders were removed. */
-export function prune({ root, next, previous, extras, folders, compare, touched, inodes }: PruneInput): number {
+export function prune({ root, next, previous, extras, folders, compare, touched, inodes, dropped }: PruneInput): number {
   const removedFrom: string[] = [];
   let removed = 0;
   const drop = (rel: string) => {
     remove(root, rel);
+    dropped?.push(rel);
     removedFrom.push(path.posix.dirname(rel));
     removed++;
     if (touched) for (let dir = path.posix.dirname(rel); ; dir = path.posix.dirname(dir)) {

@@ -83,6 +83,8 @@ export class SiteWriter implements ScheduleSink {
   private next: BuildState = emptyState();
   /** After close(): the SHA-256 of the files written that SameBytes hashed (listing). */
   private digests: WrittenDigests | null = null;
+  /** The paths prune removed in close() (the mirror patches its archives with those its manifests listed). */
+  private dropped: string[] = [];
   /** Set by open(…, carry): the previous build's files are all kept, as they are, unless handed again. */
   private carried = false;
   private session: {
@@ -269,7 +271,8 @@ export class SiteWriter implements ScheduleSink {
     this.stop();
     report.rendered = counts.rendered;
     report.reused = counts.reused;
-    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched: touched ?? undefined, inodes });
+    this.dropped = [];
+    report.removed = prune({ root, next, previous, extras, folders: plan.folderList(), compare, touched: touched ?? undefined, inodes, dropped: this.dropped });
     this.relinked(inodes);
     // Carried, the state holds folders the plan does not: those a removal touched are read again (or forgotten, removed empty).
     if (this.carried && touched) {
@@ -312,7 +315,7 @@ export class SiteWriter implements ScheduleSink {
   listing(): SiteListing {
     const { files, dirs } = this.next;
     const digests = this.digests;
-    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined, has: (rel) => files.has(rel) };
+    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined, removed: this.dropped };
   }
 
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */
