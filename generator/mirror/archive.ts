@@ -1366,8 +1366,9 @@ function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | n
   // in this order already (0.3 s less than sorting the shipped site's files; the index's version says this
   // code's order made it). As many files, and every file written since among them (any other was there
   // before): the same files. Each written one is looked up by halving (the manifest is in order); the
-  // written files are the writer's, those of other scopes left out.
-  if (reuse && reuse.paths.length === paths.length && [...reuse.writtenFiles].every((p) => !holds(p) || placeIn(reuse.paths.length, (i) => reuse.paths[i], p) >= 0)) {
+  // written files are the writer's, those of other scopes left out. Not when the list changed otherwise: a file
+  // removed and another come without being written (found with its planned bytes) are as many files.
+  if (reuse && !reuse.listChanged && reuse.paths.length === paths.length && [...reuse.writtenFiles].every((p) => !holds(p) || placeIn(reuse.paths.length, (i) => reuse.paths[i], p) >= 0)) {
     for (const p of reuse.paths) dirs.push(p);
     return { paths: dirs, folders };
   }

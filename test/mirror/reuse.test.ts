@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeMirror, writeMirror } from '../../generator/write/mirror.ts';
 import { stateDir } from '../../generator/write/state.ts';
 import { contentChunks } from '../../generator/mirror/archive.ts';
+import { walkSite } from '../../generator/mirror/manifest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
 
 const temp = mkdtempSync(path.join(os.tmpdir(), 'jaspar-reuse-'));
@@ -206,6 +207,54 @@ describe('a large file in the archive', () => {
     const stale = await writeMirror(site, { siteChanged: true, written: new Set(['api/m9/index.json']), listChanged: false });
     expect(stale.patched).toBe(false);
     await expectFull(site, stale);
+  });
+
+  it('a rebuild that added and removed files and folders patches the previous archive (entries and manifest lines inserted and removed), its bytes a full build\'s', async () => {
+    const site = path.join(temp, 'addrm');
+    makeSite(site);
+    writeFileSync(path.join(site, 'download/zz.txt'), 'the same bytes in three files\n');
+    await writeMirror(site, { written: new Set(), listChanged: false });
+    // What the writer says after it wrote and pruned: the folder's files and folders, and the files it removed.
+    const listing = (removed: string[]) => {
+      const files: string[] = [];
+      const dirs = [''];
+      for (const e of walkSite(site)) (e.kind === 'dir' ? dirs : files).push(e.path);
+      return { files, dirs, removed };
+    };
+    const rebuild = async (written: string[], removed: string[]) => {
+      for (const file of removed) rmSync(path.join(site, file), { force: true });
+      const again = await writeMirror(site, { siteChanged: true, written: new Set(written), listChanged: true, listing: listing(removed) });
+      await expectFull(site, again);
+      return again;
+    };
+    // A matrix removed (its file and folder), another added in a new folder, and a neighbour rewritten.
+    rmSync(path.join(site, 'api/m7'), { recursive: true });
+    edit(site, 'api/m7b/index.json', '{"id":"m7b"}\n');
+    edit(site, 'api/m8/index.json', '{"id":"m8","name":"changed"}\n');
+    const one = await rebuild(['api/m7b/index.json', 'api/m8/index.json'], ['api/m7/index.json']);
+    expect(one.patched).toBe(true);
+    expect(one.reused).toBeGreaterThan(one.members! / 2);
+    // The first file of shared bytes removed (its copies link to the next one), files added first and last in the
+    // order (by name: a.json, zzz.json) and one with the bytes of a later file (that file becomes its link).
+    edit(site, 'api/a.json', 'the same bytes in three files\n');
+    edit(site, 'zzz.json', '{}\n');
+    const two = await rebuild(['api/a.json', 'zzz.json'], ['shared/a/same.txt']);
+    expect(two.patched).toBe(true);
+    const links = execFileSync('tar', ['-tvzf', path.join(site, rel(ARCHIVE))], { encoding: 'utf8' }).split('\n').filter((l) => l.startsWith('h'));
+    expect(links.some((l) => l.endsWith(`${ARCHIVE_FOLDER}/shared/b/same.txt link to ${ARCHIVE_FOLDER}/api/a.json`))).toBe(true);
+    // A large file removed (the member before it ended where it began) and another added; a page grown large.
+    edit(site, 'download/more.txt', bulk(3000, 3));
+    edit(site, 'api/m9/index.json', bulk(2000, 4));
+    const three = await rebuild(['download/more.txt', 'api/m9/index.json'], ['download/other.txt']);
+    expect(three.patched).toBe(true);
+    // Files removed only, then added only.
+    expect((await rebuild([], ['api/m10/index.json', 'api/m11/index.json', 'zzz.json'])).patched).toBe(true);
+    edit(site, 'api/m10/index.json', '{"id":"m10"}\n');
+    edit(site, 'api/m10/extra/index.json', '{"id":"m10x"}\n');
+    expect((await rebuild(['api/m10/index.json', 'api/m10/extra/index.json'], [])).patched).toBe(true);
+    // A file that came without being written: the scope's files do not add up, the archive is made from the listing.
+    edit(site, 'api/m12/index.html', '<p>m12</p>\n');
+    expect((await rebuild([], ['api/m13/index.json'])).patched).toBe(false);
   });
 
   it('the archive replaced is kept as the spare the next archive is written over (cut to its length), never one with another link', async () => {
