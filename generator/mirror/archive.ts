@@ -930,16 +930,23 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
   const pathOf = (i: number) => text.toString('utf8', before.lines[i] + 66, before.lines[i + 1] - 1);
   const inScope = scopeTest(scope);
   const rootDir = path.resolve(root);
-  const arena = new ReadArena();
-  // A written file's SHA-256: the writer's (small files), else its bytes read and hashed (read again if its member is made).
+  // A written file's SHA-256: the writer's (small files), else its bytes read and hashed (read again if its member
+  // is made), through one buffer: read whole into new buffers, the 214 MB of large files a remove writes were
+  // as many pages the kernel zeroed.
   const sums = listing?.sha256;
+  const buffer = Buffer.allocUnsafeSlow(1 << 20);
   const hashOf = (file: string): { hex: string; size: number } => {
     const hex = sums?.(file);
     if (hex !== undefined) return { hex, size: Number.NaN };
-    const content = arena.read(`${rootDir}${path.sep}${file}`);
-    const out = { hex: sha256(content), size: content.length };
-    arena.reuse();
-    return out;
+    const h = createHash('sha256');
+    let size = 0;
+    const fd = openSync(`${rootDir}${path.sep}${file}`, constants.O_RDONLY);
+    try {
+      for (let got; (got = readSync(fd, buffer, 0, buffer.length, size)) > 0; size += got) h.update(buffer.subarray(0, got));
+    } finally {
+      closeSync(fd);
+    }
+    return { hex: h.digest('hex'), size };
   };
   // Paths in the manifest's order, each looked for from the place of the one before (gallop): only the lines
   // looked at are spelt (spelling and looking up every previous path was 0.2 s of an add's or remove's two archives).
@@ -1063,16 +1070,17 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     lineFlags[i] |= DIRTY;
   }
   // The files of the bytes whose first copy may have moved, in the new order: the first is itself, every other a link to it.
-  const hexes = new Set<string>();
-  for (const [i, c] of changed) hexes.add(hexOf(i)).add(c.hex);
-  for (const a of added) hexes.add(a.hex);
-  if (removed > 0) for (let i = 0; i < n; i++) if (gone[i]) hexes.add(hexOf(i));
-  const prefixes = new Set([...hexes].map(prefixOf));
+  // By their hashes' first bits (the previous ones in the places, no line spelt): a file of other bytes with those
+  // bits (about one in 100,000) only has its own bytes' files looked at with them, as rightly.
+  const wanted = new Set<number>();
+  for (const [i, c] of changed) wanted.add(before.prefix[i]).add(prefixOf(c.hex));
+  for (const a of added) wanted.add(prefixOf(a.hex));
+  if (removed > 0) for (let i = 0; i < n; i++) if (gone[i]) wanted.add(before.prefix[i]);
   const holding = new Map<string, number[]>();
   for (let j = 0; j < nNew; j++) {
-    if (!prefixes.has(prefix[j])) continue;
+    if (!wanted.has(prefix[j])) continue;
     const hex = manifest.toString('latin1', lines[j], lines[j] + 64);
-    if (hexes.has(hex)) (holding.get(hex) ?? holding.set(hex, []).get(hex)!).push(j);
+    (holding.get(hex) ?? holding.set(hex, []).get(hex)!).push(j);
   }
   // Entries: the folders, then the files.
   const endOld = dOld + n;
