@@ -1022,46 +1022,62 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     if (gone[i]) lineFlags[i] |= GONE;
     else fileFrom[j++] = i;
   }
-  // The new manifest: runs of previous lines copied, new lines written, changed hashes written over.
-  let size = text.length;
-  for (let i = 0; i < n; i++) if (gone[i]) size -= before.lines[i + 1] - before.lines[i];
-  const addedLines = added.map((a) => Buffer.from(`${a.hex}  ${a.path}\n`));
-  for (const line of addedLines) size += line.length;
-  const manifest = Buffer.allocUnsafe(size);
-  const lines = new Uint32Array(nNew + 1);
-  const prefix = new Uint32Array(nNew);
-  const target = new Int32Array(nNew);
-  const sizes = new Uint32Array(nNew);
+  // The bytes whose first copy may have moved: those a written or removed file had or has now, by their hashes'
+  // first bits (the previous ones in the places, no line spelt); a file of other bytes with those bits (about one
+  // in 100,000) only has its own bytes' files looked at with them, as rightly.
+  const wanted = new Set<number>();
+  for (const [i, c] of changed) wanted.add(before.prefix[i]).add(prefixOf(c.hex));
+  for (const a of added) wanted.add(prefixOf(a.hex));
+  if (removed > 0) for (let i = 0; i < n; i++) if (gone[i]) wanted.add(before.prefix[i]);
+  // The new manifest: runs of previous lines copied, new lines written, changed hashes written over. With none
+  // added or removed, the previous one written over in place (the same lines; the previous links kept apart).
+  const inPlace = added.length === 0 && removed === 0;
+  let manifest = text;
+  let lines = before.lines;
+  let prefix = before.prefix;
+  let target = before.target.slice();
+  let sizes = before.size;
   const fresh = new Set<number>();
-  let at = 0;
-  for (let j = 0; j < nNew; ) {
-    const i = fileFrom[j];
-    if (i < 0) {
-      const k = -1 - i;
-      lines[j] = at;
-      at += addedLines[k].copy(manifest, at);
-      prefix[j] = prefixOf(added[k].hex);
-      target[j] = -1;
-      fresh.add(j);
-      j++;
-      continue;
+  if (!inPlace) {
+    let size = text.length;
+    for (let i = 0; i < n; i++) if (gone[i]) size -= before.lines[i + 1] - before.lines[i];
+    const addedLines = added.map((a) => Buffer.from(`${a.hex}  ${a.path}\n`));
+    for (const line of addedLines) size += line.length;
+    manifest = Buffer.allocUnsafe(size);
+    lines = new Uint32Array(nNew + 1);
+    prefix = new Uint32Array(nNew);
+    target = new Int32Array(nNew);
+    sizes = new Uint32Array(nNew);
+    let at = 0;
+    for (let j = 0; j < nNew; ) {
+      const i = fileFrom[j];
+      if (i < 0) {
+        const k = -1 - i;
+        lines[j] = at;
+        at += addedLines[k].copy(manifest, at);
+        prefix[j] = prefixOf(added[k].hex);
+        target[j] = -1;
+        fresh.add(j);
+        j++;
+        continue;
+      }
+      let end = j + 1;
+      while (end < nNew && fileFrom[end] === fileFrom[end - 1] + 1) end++;
+      const last = fileFrom[end - 1] + 1;
+      const shift = at - before.lines[i];
+      at += text.copy(manifest, at, before.lines[i], before.lines[last]);
+      for (let t = j; t < end; t++) {
+        const was = fileFrom[t];
+        lines[t] = before.lines[was] + shift;
+        prefix[t] = before.prefix[was];
+        sizes[t] = before.size[was];
+        const first = before.target[was];
+        target[t] = first >= 0 ? lineAt[first] : -1;
+      }
+      j = end;
     }
-    let end = j + 1;
-    while (end < nNew && fileFrom[end] === fileFrom[end - 1] + 1) end++;
-    const last = fileFrom[end - 1] + 1;
-    const shift = at - before.lines[i];
-    at += text.copy(manifest, at, before.lines[i], before.lines[last]);
-    for (let t = j; t < end; t++) {
-      const was = fileFrom[t];
-      lines[t] = before.lines[was] + shift;
-      prefix[t] = before.prefix[was];
-      sizes[t] = before.size[was];
-      const first = before.target[was];
-      target[t] = first >= 0 ? lineAt[first] : -1;
-    }
-    j = end;
+    lines[nNew] = at;
   }
-  lines[nNew] = at;
   for (const [i, c] of changed) {
     const j = lineAt[i];
     manifest.write(c.hex, lines[j], 'latin1');
@@ -1070,12 +1086,6 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     lineFlags[i] |= DIRTY;
   }
   // The files of the bytes whose first copy may have moved, in the new order: the first is itself, every other a link to it.
-  // By their hashes' first bits (the previous ones in the places, no line spelt): a file of other bytes with those
-  // bits (about one in 100,000) only has its own bytes' files looked at with them, as rightly.
-  const wanted = new Set<number>();
-  for (const [i, c] of changed) wanted.add(before.prefix[i]).add(prefixOf(c.hex));
-  for (const a of added) wanted.add(prefixOf(a.hex));
-  if (removed > 0) for (let i = 0; i < n; i++) if (gone[i]) wanted.add(before.prefix[i]);
   const holding = new Map<string, number[]>();
   for (let j = 0; j < nNew; j++) {
     if (!wanted.has(prefix[j])) continue;
