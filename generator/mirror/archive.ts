@@ -49,18 +49,23 @@
 // bytes are a previous member's: one changed record compresses again the
 // chunk around it, not the file and its neighbours.
 //
-// A rebuild that only rewrote files (none added or removed: the same order)
-// patches the previous archive member by member (ArchivePatch, patchPlan):
-// the index keeps each member's entries (places in the archive's order) and
-// the manifest's lines, and a places file each file's line, the first bits
-// of its hash and the file it is a hard link to. A member without a changed
-// entry is copied without listing, ordering, reading or hashing any other
-// file; from a member holding one on, entries are grouped again as a full
+// A rebuild patches the previous archive member by member (ArchivePatch,
+// patchPlan): the index keeps each member's entries (places in the archive's
+// order) and the manifest's lines, and a places file each file's line, the
+// first bits of its hash and the file it is a hard link to. The files
+// written since are found in the previous manifest or placed among its
+// lines, the files gone are those the writer removed (its listing says
+// which), the folders the listing's. A member without a changed, removed or
+// inserted entry is copied without listing, ordering, reading or hashing any
+// other file; from any other member on, entries are grouped again as a full
 // build groups them until a member ends where a kept one begins. Files of
-// bytes a written file had or has now are the only ones whose link may
-// change: found by their hashes' first bits. One count of one matrix (128
-// files written, 260 members made of 8,346): 2.5-2.9 s of the step's CPU
-// before, 1.4-1.8 s at load; one annotation (21 files) 3.0 s before, 0.5 s.
+// bytes a written or removed file had or has now are the only ones whose
+// link may change: found by their hashes' first bits. One count of one
+// matrix (128 files written, 260 members made of 8,346): 2.5-2.9 s of the
+// step's CPU before, 1.4-1.8 s at load; one annotation (21 files) 3.0 s
+// before, 0.5 s. A matrix removed (23,539 files written, 22 removed: 1,965
+// members made of 10,657): the step's main thread 1.1-1.2 s from the
+// listing, 0.65-0.7 s patched (docs/performance.md addrm31).
 //
 // A file whose bytes an earlier file of the archive has (a first page and
 // its folder's index, a base id and its latest version, a release's
@@ -901,7 +906,7 @@ export interface ArchiveReuse {
   places: ArchivePlaces | null;
   /** The previous manifest's bytes. */
   manifest: Buffer;
-  /** The files the writer wrote since the previous archive; whether files left or came otherwise (write/mirror.ts listChanged). */
+  /** The files the writer wrote since the previous archive; whether files left or came otherwise (write/mirror.ts listChanged: patchPlan then needs the listing's removed files). */
   writtenFiles: ReadonlySet<string>;
   listChanged: boolean;
   /** The SHA-256 of a file the writer did not write since the previous archive (the previous manifest's), else undefined;
