@@ -252,6 +252,12 @@ describe('a large file in the archive', () => {
     edit(site, 'api/m10/index.json', '{"id":"m10"}\n');
     edit(site, 'api/m10/extra/index.json', '{"id":"m10x"}\n');
     expect((await rebuild(['api/m10/index.json', 'api/m10/extra/index.json'], [])).patched).toBe(true);
+    // A folder of 200 files added, then removed with its folders: runs of members inserted, then gone.
+    const block = Array.from({ length: 200 }, (_, i) => `block/f${String(i).padStart(3, '0')}/index.json`);
+    for (const [i, file] of block.entries()) edit(site, file, `{"block":${i}}\n`);
+    expect((await rebuild(block, [])).patched).toBe(true);
+    rmSync(path.join(site, 'block'), { recursive: true });
+    expect((await rebuild([], block)).patched).toBe(true);
     // A file that came without being written: the scope's files do not add up, the archive is made from the listing.
     edit(site, 'api/m12/index.html', '<p>m12</p>\n');
     expect((await rebuild([], ['api/m13/index.json'])).patched).toBe(false);
