@@ -703,7 +703,7 @@ class ReadArena {
   private used = 0;
 
   read(file: string): Buffer {
-    const fd = openSync(file, constants.O_RDONLY);
+    const fd = openToRead(file);
     try {
       return this.readOpen(file, fd);
     } finally {
@@ -746,6 +746,29 @@ class ReadArena {
   }
 }
 
+/**
+ * Site files are opened without updating their access time (O_NOATIME, Linux; 0 elsewhere). The file
+ * system is mounted relatime here, as by default on Linux: the first read of a file since it was written
+ * sets its atime, which dirties its inode, and a full build reads back about 200,000 files it has just
+ * written. Measured on 30,000 new files of 4 kB read once each, blocks of 1,000 alternated (four runs):
+ * 4.9-5.4 us of CPU a file (open, read, close), 4.2-4.5 us with O_NOATIME, almost all of it kernel time.
+ * Only the file's owner (or a process allowed CAP_FOWNER) may ask it: refused once (EPERM: a folder of
+ * another user's files), site files are opened as before for the rest of the process.
+ */
+let noAtime: number = constants.O_NOATIME ?? 0;
+
+function openToRead(file: string): number {
+  if (noAtime !== 0) {
+    try {
+      return openSync(file, constants.O_RDONLY | noAtime);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+      noAtime = 0;
+    }
+  }
+  return openSync(file, constants.O_RDONLY);
+}
+
 /** Files read whose views may live long (the check of a previous manifest): never read over. */
 const kept = new ReadArena();
 const readSiteFile = (file: string) => kept.read(file);
@@ -765,7 +788,7 @@ export type SeenInodes = Map<number, Map<number, string>>;
  * its SHA-256 once hashed (noteInode).
  */
 function readUnlessSeen(file: string, seen: SeenInodes, arena: ReadArena): { content: Buffer; inode?: [number, number]; hex?: undefined } | { hex: string } {
-  const fd = openSync(file, constants.O_RDONLY);
+  const fd = openToRead(file);
   try {
     const st = fstatSync(fd);
     // A number that is not the inode's exact number (past 2^53, some file systems) is not an identity.
