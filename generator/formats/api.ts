@@ -403,13 +403,10 @@ ${siteFooter(context.release)}
 </body>
 </html>
 `;
-  // A site under a path (a release's under /releases/<year>): rebased piece by piece, as they make the same text
-  // as the whole: every piece but the first ends and starts outside a tag, each "="/" and the space before its
-  // attribute's name in one piece (rebase reads back to that space).
-  const root = nav.root;
-  const pieces = root ? top.map((piece) => rebase(piece, root)) : top;
-  pieces.push(json, rebase(bottom, root));
-  return pieces;
+  // A site under a path: rebased as the whole it makes, not piece by piece (rebase() reads back to an attribute's name).
+  if (nav.root) return [rebase(top.join(''), nav.root), json, rebase(bottom, nav.root)];
+  top.push(json, bottom);
+  return top;
 }
 
 export const api: Format = {

@@ -4,7 +4,6 @@
 // in for another record, body or release.
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { rebase } from '../../generator/formats/api.ts';
 import { FORMATS } from '../../generator/formats/registry.ts';
 import type { Json, Resource } from '../../generator/formats/types.ts';
 import { renderTask, renderTaskPieces, type WireTask } from '../../generator/pipeline/render.ts';
@@ -94,19 +93,5 @@ describe('rendering in pieces (Format.pieces, as a render worker writes its file
       for (const piece of pieces) if (/[^\u0000-\u00ff]/.test(piece)) wide.push(piece);
     }
     expect(new Set(wide)).toEqual(new Set([' – ', '‹ Previous', 'Next ›']));
-  });
-
-  it("an api page under a path, rebased piece by piece, is the page at the host's root rebased whole", () => {
-    const { wire, contexts } = tasks();
-    const pages = wire.filter((t): t is ResourceTask => t.kind === 'resource' && t.formats.includes('api'));
-    expect(pages.some((t) => t.resources[0].nav.pages !== undefined && t.resources[0].nav.pages.previous !== null)).toBe(true);
-    for (const task of pages) {
-      const resource = task.resources[task.formats.indexOf('api')];
-      expect(resource.nav.root).toBeUndefined();
-      const under = { ...resource, nav: { ...resource.nav, root: '/jaspar' } };
-      const page = FORMATS.api.pieces!(under, contexts[task.part]).join('');
-      expect(page, task.paths[0]).toBe(rebase(FORMATS.api.render(resource, contexts[task.part]), '/jaspar'));
-      expect(page).toContain('href="/jaspar/');
-    }
   });
 });
