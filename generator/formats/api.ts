@@ -45,21 +45,17 @@ const REBASED = new Set(['href', 'src', 'action', 'data-dir', 'data-index', 'dat
 
 /** The head every page for people shares; `extra`: lines to add before </head>. */
 export function htmlHead(title: string, extra = ''): string {
-  return `${HEAD_OPEN}${escapeHtml(title)}${headClose(extra)}`;
-}
-
-/** htmlHead up to its title's text, and from its end (an api page's title is in pieces: Format.pieces). */
-const HEAD_OPEN = `<!doctype html>
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>`;
-const headClose = (extra: string) => `</title>
+<title>${escapeHtml(title)}</title>
 <link rel="icon" href="${FAVICON}" type="image/svg+xml">
 <link rel="stylesheet" href="${SITE_CSS}">
 ${extra}</head>
 `;
+}
 
 /**
  * The banner of every page for people: a skip link, the site's name, the
@@ -164,16 +160,12 @@ const a = (href: string, label: string, attributes = '') => `<a href="${escapeHt
 const external = (href: string, label: string) => a(href, label, ' rel="external"');
 const searchHref = (query: string) => `${SEARCH_PAGE}${queryString({ q: query })}`;
 
-/**
- * Pagination for people: first, previous, the pages around, next, last, and a box to jump to any page (site.js).
- * In pieces (Format.pieces), "‹ Previous" and "Next ›" apart: the rest holds no character beyond Latin-1.
- */
-function pagination(resource: Resource): string[] {
+/** Pagination for people: first, previous, the pages around, next, last, and a box to jump to any page (site.js). */
+function pagination(resource: Resource): string {
   const p = resource.nav.pages;
-  if (!p) return [];
-  // The item's text before its label, the label, and after it.
-  const item = (label: string, href: string | null, rel?: string): [string, string, string] =>
-    href ? [`<li><a href="${escapeHtml(href)}"${rel ? ` rel="${rel}"` : ''}>`, label, '</a></li>'] : ['<li><span class="disabled">', label, '</span></li>'];
+  if (!p) return '';
+  const item = (label: string, href: string | null, rel?: string) =>
+    href ? `<li><a href="${escapeHtml(href)}"${rel ? ` rel="${rel}"` : ''}>${label}</a></li>` : `<li><span class="disabled">${label}</span></li>`;
   const numbers = p.window
     .map((l) => (Number(l.label) === p.current ? `<li><span aria-current="page">${escapeHtml(l.label)}</span></li>` : `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`))
     .join('');
@@ -181,15 +173,7 @@ function pagination(resource: Resource): string[] {
   const jump = p.last > 1
     ? `<form class="jump" method="get" action="${escapeHtml(resource.nav.dir)}" data-jump hidden><input type="hidden" name="format" value="api"><label for="jump-page">Go to page</label> <input id="jump-page" name="page" type="number" min="1" max="${p.last}" value="${p.current}" inputmode="numeric"> <button type="submit">Go</button></form>`
     : '';
-  const [beforePrevious, previous, afterPrevious] = item('‹ Previous', p.previous, 'prev');
-  const [beforeNext, next, afterNext] = item('Next ›', p.next, 'next');
-  return [
-    `<nav class="pages" aria-label="Pages"><ul>${item('« First', p.current > 1 ? p.first : null).join('')}${beforePrevious}`,
-    previous,
-    `${afterPrevious}${numbers}${beforeNext}`,
-    next,
-    `${afterNext}${item('Last »', p.current < p.last ? p.lastHref : null).join('')}</ul><p>Page ${p.current} of ${p.last}</p>${jump}</nav>`,
-  ];
+  return `<nav class="pages" aria-label="Pages"><ul>${item('« First', p.current > 1 ? p.first : null)}${item('‹ Previous', p.previous, 'prev')}${numbers}${item('Next ›', p.next, 'next')}${item('Last »', p.current < p.last ? p.lastHref : null)}</ul><p>Page ${p.current} of ${p.last}</p>${jump}</nav>`;
 }
 
 type Shown = Resource['matrices'][number];
@@ -362,29 +346,24 @@ function filterSection(filters: Record<string, string>, pageSize: number, pageSi
 </section>`;
 }
 
-/**
- * An api page in pieces (Format.pieces): its title's en dash and its pagination's ‹ › apart, so that the
- * rest of the page is a one-byte string (a worker writes the pieces one after the other). The response's
- * JSON is a piece of its own too, not rebased: its links are absolute URLs (jsonWithLinks), and a quote in
- * it is escaped, so no attribute starts in it; it is most of a list page, which rebase() would read through.
- */
-function apiPieces(resource: Resource, context: FormatContext): string[] {
-  const nav = resource.nav;
-  const m = resource.kind === 'detail' ? resource.matrices[0] : undefined;
-  // A matrix without binding sites has no BED to show.
-  const formats = nav.formats.filter((f) => !(m && f.format === 'bed' && m.sites === null)).map((f) => ({ label: f.format, href: f.href }));
-  // The title is `${nav.title} – ${release name} (JASPAR mirror)`, escaped as one text would be (character by character).
-  const top = [
-    `${HEAD_OPEN}${escapeHtml(nav.title)}`,
-    ' – ',
-    `${escapeHtml(`${context.release.name} (JASPAR mirror)`)}${headClose('')}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
+export const api: Format = {
+  id: 'api',
+  mediaType: 'text/html; charset=utf-8',
+  extension: 'html',
+  render(resource, context) {
+    const nav = resource.nav;
+    const title = `${nav.title} – ${context.release.name} (JASPAR mirror)`;
+    const m = resource.kind === 'detail' ? resource.matrices[0] : undefined;
+    // A matrix without binding sites has no BED to show.
+    const formats = nav.formats.filter((f) => !(m && f.format === 'bed' && m.sites === null)).map((f) => ({ label: f.format, href: f.href }));
+    // The response's JSON is not rebased: its links are absolute URLs (jsonWithLinks), and a quote in it is
+    // escaped, so no attribute starts in it; it is most of a list page, which rebase() would read through.
+    return rebase(`${htmlHead(title)}<body data-kind="${resource.kind}" data-dir="${escapeHtml(nav.dir)}"${nav.pages ? ` data-page="${nav.pages.current}" data-last-page="${nav.pages.last}"` : ''}>
 <script src="${SITE_JS}"></script>
 ${siteHeader(context.release, links(nav.breadcrumbs))}
 <main id="main" tabindex="-1">
 <h1>${escapeHtml(nav.title)}</h1>
-${matrixDetail(resource, context)}${listFilters(resource)}${indexTable(resource)}${matrixTable(resource, context)}`,
-    ...pagination(resource),
-    `
+${matrixDetail(resource, context)}${listFilters(resource)}${indexTable(resource)}${matrixTable(resource, context)}${pagination(resource)}
 <nav class="formats" aria-label="Formats"><span>This ${m ? 'matrix' : 'page'} from the API:</span> ${links(formats, 'api')}</nav>
 <details class="response"><summary>API response (JSON)</summary>
 <pre class="request"><b>GET</b> ${escapeHtml(nav.request)}</pre>
@@ -393,26 +372,12 @@ ${matrixDetail(resource, context)}${listFilters(resource)}${indexTable(resource)
 <b>Content-Type:</b> application/json
 <b>Vary:</b> Accept
 
-`,
-  ];
-  const json = listJson(resource, 4, linkedItem, jsonWithLinks) ?? jsonWithLinks(toJson(resource.body, 4));
-  const bottom = `</pre>
+`, nav.root) + (listJson(resource, 4, linkedItem, jsonWithLinks) ?? jsonWithLinks(toJson(resource.body, 4))) + rebase(`</pre>
 </details>
 </main>
 ${siteFooter(context.release)}
 </body>
 </html>
-`;
-  // A site under a path: rebased as the whole it makes, not piece by piece (rebase() reads back to an attribute's name).
-  if (nav.root) return [rebase(top.join(''), nav.root), json, rebase(bottom, nav.root)];
-  top.push(json, bottom);
-  return top;
-}
-
-export const api: Format = {
-  id: 'api',
-  mediaType: 'text/html; charset=utf-8',
-  extension: 'html',
-  render: (resource, context) => apiPieces(resource, context).join(''),
-  pieces: apiPieces,
+`, nav.root);
+  },
 };

@@ -3,7 +3,7 @@
 import { BASES, type Matrix } from '../dataset/types.ts';
 import { pyFixedWidth } from '../dataset/numbers.ts';
 import { perRecord } from './records.ts';
-import type { Format, Resource } from './types.ts';
+import type { Format } from './types.ts';
 
 export function jasparRecord(m: Matrix): string {
   let text = `>${m.matrixId}\t${m.name}\n`;
@@ -14,13 +14,10 @@ export function jasparRecord(m: Matrix): string {
 }
 
 const jasparText = perRecord(jasparRecord, 'jaspar');
-/** Its records' texts as they are kept (records.ts): a list page of 1,000 records is not copied into one string for a worker. */
-const jasparPieces = (resource: Resource) => resource.matrices.map(jasparText);
 
 export const jaspar: Format = {
   id: 'jaspar',
   mediaType: 'text/jaspar; charset=utf-8',
   extension: 'jaspar.txt',
-  render: (resource) => jasparPieces(resource).join(''),
-  pieces: jasparPieces,
+  render: (resource) => resource.matrices.map(jasparText).join(''),
 };

@@ -7,7 +7,7 @@
 import { BASES, type Matrix, type ReleaseInfo } from '../dataset/types.ts';
 import { pyFixed } from '../dataset/numbers.ts';
 import { perRecordWith } from './records.ts';
-import type { Format, FormatContext, Resource } from './types.ts';
+import type { Format } from './types.ts';
 
 export const MEME_HEADER = 'MEME version 4\n\nALPHABET= ACGT\n\nstrands: + -\n\nBackground letter frequencies\nA 0.25 C 0.25 G 0.25 T 0.25\n\n';
 
@@ -28,13 +28,10 @@ export function memeRecord(m: Matrix, release: ReleaseInfo): string {
 }
 
 const memeText = perRecordWith(memeRecord, 'meme');
-/** The header and its records' texts as they are kept (records.ts), not copied into one string for a worker. */
-const memePieces = (resource: Resource, { release }: FormatContext) => [MEME_HEADER, ...resource.matrices.map((m) => memeText(m, release))];
 
 export const meme: Format = {
   id: 'meme',
   mediaType: 'text/meme; charset=utf-8',
   extension: 'meme.txt',
-  render: (resource, context) => memePieces(resource, context).join(''),
-  pieces: memePieces,
+  render: (resource, { release }) => MEME_HEADER + resource.matrices.map((m) => memeText(m, release)).join(''),
 };

@@ -3,7 +3,7 @@
 import { BASES, type Matrix } from '../dataset/types.ts';
 import { pyFixedWidth } from '../dataset/numbers.ts';
 import { perRecord } from './records.ts';
-import type { Format, Resource } from './types.ts';
+import type { Format } from './types.ts';
 
 export function pfmRecord(m: Matrix): string {
   let text = `>${m.matrixId} ${m.name}\n`;
@@ -12,13 +12,10 @@ export function pfmRecord(m: Matrix): string {
 }
 
 const pfmText = perRecord(pfmRecord, 'pfm');
-/** Its records' texts as they are kept (records.ts), not copied into one string for a worker. */
-const pfmPieces = (resource: Resource) => resource.matrices.map(pfmText);
 
 export const pfm: Format = {
   id: 'pfm',
   mediaType: 'text/pfm; charset=utf-8',
   extension: 'pfm.txt',
-  render: (resource) => pfmPieces(resource).join(''),
-  pieces: pfmPieces,
+  render: (resource) => resource.matrices.map(pfmText).join(''),
 };

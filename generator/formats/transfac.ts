@@ -6,7 +6,7 @@
 import { BASES, type Matrix, type ReleaseInfo } from '../dataset/types.ts';
 import { pyRepr } from '../dataset/numbers.ts';
 import { perRecordWith } from './records.ts';
-import type { Format, FormatContext, Resource } from './types.ts';
+import type { Format } from './types.ts';
 
 export function transfacRecord(m: Matrix, release: ReleaseInfo): string {
   let text = `AC ${m.matrixId}\nXX\nID ${m.name}\nXX\nDE ${m.matrixId} ${m.name} ; ${release.transfacFrom}\nPO\tA\tC\tG\tT\n`;
@@ -25,13 +25,10 @@ export function transfacRecord(m: Matrix, release: ReleaseInfo): string {
 }
 
 const transfacText = perRecordWith(transfacRecord, 'transfac');
-/** Its records' texts as they are kept (records.ts), not copied into one string for a worker. */
-const transfacPieces = (resource: Resource, { release }: FormatContext) => resource.matrices.map((m) => transfacText(m, release));
 
 export const transfac: Format = {
   id: 'transfac',
   mediaType: 'text/transfac; charset=utf-8',
   extension: 'transfac.txt',
-  render: (resource, context) => transfacPieces(resource, context).join(''),
-  pieces: transfacPieces,
+  render: (resource, { release }) => resource.matrices.map((m) => transfacText(m, release)).join(''),
 };

@@ -62,12 +62,4 @@ export interface Format {
   /** File extension of the output file; chosen so plain static servers send a sensible type. */
   extension: string;
   render(resource: Resource, context: FormatContext): string;
-  /**
-   * render()'s text as pieces that make it one after the other, for a caller that writes them out one by one
-   * (a render worker: pipeline/worker.ts) and so never joins them. A joined page is one more copy of it, and a
-   * page with a single character beyond Latin-1 (the en dash of an api page's title, the ‹ › of its
-   * pagination) is held whole in UTF-16 by V8, copied wide and encoded from there: kept apart, the rest stays
-   * a one-byte string. Absent: render()'s text is the one piece.
-   */
-  pieces?(resource: Resource, context: FormatContext): readonly string[];
 }

@@ -56,34 +56,15 @@ export function withResources(task: WireTask): Exclude<WireTask, { kind: 'planne
 
 /** The content of each of the task's paths, in order; contexts: one per part of the plan (a release). */
 export function renderTask(wired: WireTask, contexts: readonly FormatContext[]): Content[] {
-  return renderWith(wired, contexts, whole);
-}
-
-type Render<T> = (format: FormatId, resource: Resource, context: FormatContext) => T;
-const whole: Render<string> = (format, resource, context) => FORMATS[format].render(resource, context);
-const inPieces: Render<string | readonly string[]> = (format, resource, context) => {
-  const f = FORMATS[format];
-  return f.pieces === undefined ? f.render(resource, context) : f.pieces(resource, context);
-};
-
-/**
- * renderTask's texts, each as the pieces that make it one after the other (Format.pieces): for a caller that
- * writes them out piece by piece (pipeline/worker.ts) and so never joins a page into one string.
- */
-export function renderTaskPieces(wired: WireTask, contexts: readonly FormatContext[]): (Content | readonly string[])[] {
-  return renderWith(wired, contexts, inPieces);
-}
-
-function renderWith<T>(wired: WireTask, contexts: readonly FormatContext[], render: Render<T>): (T | string)[] {
   const task = withResources(wired);
   if (task.kind === 'logo') return [renderLogoSvg(task.pfm)];
   const context = contexts[task.part];
   if (!context) throw new Error('an OutputPlan needs the release description and the site\'s layout to render resources');
-  const texts = sameDetail(task, context, render) as Map<FormatId, T> | null;
+  const texts = sameDetail(task, context);
   return task.formats.map((format, i) => {
-    if (texts === null || format === 'api') return render(format, task.resources[i], context);
+    if (texts === null || format === 'api') return FORMATS[format].render(task.resources[i], context);
     let text = texts.get(format);
-    if (text === undefined) texts.set(format, (text = render(format, task.resources[i], context)));
+    if (text === undefined) texts.set(format, (text = FORMATS[format].render(task.resources[i], context)));
     return text;
   });
 }
@@ -100,15 +81,14 @@ function renderWith<T>(wired: WireTask, contexts: readonly FormatContext[], rend
  * body. A base id whose task lands in another batch or worker is rendered,
  * to the same bytes.
  */
-let lastDetail: { record: Matrix; context: FormatContext; body: Json; render: Render<unknown>; texts: Map<FormatId, unknown> } | null = null;
+let lastDetail: { record: Matrix; context: FormatContext; body: Json; texts: Map<FormatId, string> } | null = null;
 
-/** The texts kept for the last detail task, when this one's are the same; render: whole texts or in pieces, kept apart. */
-function sameDetail(task: Extract<WireTask, { kind: 'resource' }>, context: FormatContext, render: Render<unknown>): Map<FormatId, unknown> | null {
+function sameDetail(task: Extract<WireTask, { kind: 'resource' }>, context: FormatContext): Map<FormatId, string> | null {
   const first = task.resources[0];
   if (first === undefined || first.kind !== 'detail' || first.matrices.length !== 1) return null;
   if (task.resources.some((r) => r.body !== first.body || r.matrices !== first.matrices)) return null;
   const record = first.matrices[0];
-  if (lastDetail === null || lastDetail.record !== record || lastDetail.context !== context || lastDetail.render !== render || !sameJson(lastDetail.body, first.body)) lastDetail = { record, context, body: first.body, render, texts: new Map() };
+  if (lastDetail === null || lastDetail.record !== record || lastDetail.context !== context || !sameJson(lastDetail.body, first.body)) lastDetail = { record, context, body: first.body, texts: new Map() };
   return lastDetail.texts;
 }
 

@@ -9,7 +9,7 @@ import type { Matrix } from '../dataset/types.ts';
 import { useFragments } from '../formats/records.ts';
 import type { FormatContext } from '../formats/types.ts';
 import { FragmentStore, MAX_FRAGMENT_BYTES, encodeFragments } from './fragments.ts';
-import { formatContext, renderTaskPieces } from './render.ts';
+import { formatContext, renderTask } from './render.ts';
 import { decodeTask } from './wire.ts';
 import type { BatchResult, BatchTasks, WorkerInit } from './pool.ts';
 
@@ -78,7 +78,7 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array
     let offset = 0;
     for (const length of message.lengths) {
       const bytes = message.data.subarray(offset, (offset += length));
-      for (const content of renderTaskPieces(decodeTask(bytes, matrices), contexts)) out.add(content);
+      for (const content of renderTask(decodeTask(bytes, matrices), contexts)) out.add(content);
     }
     result = { id: message.id, ...out.take() };
     if (made.length > 0) {
@@ -109,28 +109,18 @@ class BatchBytes {
   private used = 0;
   private readonly lengths: number[] = [];
 
-  /** A file: its bytes, its text, or its text's pieces (Format.pieces), written one after the other. */
-  add(content: string | Buffer | readonly string[]): void {
+  add(content: string | Buffer): void {
     let n: number;
-    if (typeof content === 'string') n = this.text(content);
-    else if (Buffer.isBuffer(content)) {
+    if (typeof content !== 'string') {
       this.room(content.length);
       n = content.copy(this.data, this.used);
-      this.used += n;
     } else {
-      n = 0;
-      for (let i = 0; i < content.length; i++) n += this.text(content[i]);
+      // At most three bytes a UTF-16 unit: written at once when there is room for that, else measured first.
+      if (this.data.length - this.used < 3 * content.length) this.room(Buffer.byteLength(content));
+      n = this.data.write(content, this.used);
     }
-    this.lengths.push(n);
-  }
-
-  /** A text written after the bytes so far; returns its length in bytes. */
-  private text(content: string): number {
-    // At most three bytes a UTF-16 unit: written at once when there is room for that, else measured first.
-    if (this.data.length - this.used < 3 * content.length) this.room(Buffer.byteLength(content));
-    const n = this.data.write(content, this.used);
     this.used += n;
-    return n;
+    this.lengths.push(n);
   }
 
   take(): { data: Uint8Array; lengths: number[] } {

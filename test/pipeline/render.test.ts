@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FORMATS } from '../../generator/formats/registry.ts';
 import type { Json, Resource } from '../../generator/formats/types.ts';
-import { renderTask, renderTaskPieces, type WireTask } from '../../generator/pipeline/render.ts';
+import { renderTask, type WireTask } from '../../generator/pipeline/render.ts';
 import { makeRelease } from '../support/fixtures.ts';
 import { plannedTasks } from '../support/planned-tasks.ts';
 
@@ -68,30 +68,5 @@ describe('rendering with kept texts', () => {
     expect(second).toContain(`URL https://example.org/meme/${resource.matrices[0].matrixId}\n`);
     expect(first).not.toContain('example.org');
     expect(FORMATS.meme.render(resource, context)).toBe(first);
-  });
-});
-
-describe('rendering in pieces (Format.pieces, as a render worker writes its files)', () => {
-  const joined = (content: string | Buffer | readonly string[]) => (typeof content === 'string' || Buffer.isBuffer(content) ? content : content.join(''));
-
-  it("every task's files are render()'s bytes, piece after piece, in every format", () => {
-    const { wire, contexts } = tasks();
-    // Pieces after whole texts and the reverse: a base id's texts kept from its latest version's task are kept apart for each.
-    for (const task of wire) expect(renderTaskPieces(task, contexts).map(joined), task.paths[0]).toEqual(renderTask(task, contexts));
-    for (const task of wire) expect(renderTask(task, contexts), task.paths[0]).toEqual(renderTaskPieces(task, contexts).map(joined));
-  });
-
-  it('an api page of a release of Latin-1 texts and title holds characters beyond it only in its short pieces (the en dash, ‹ Previous, Next ›)', () => {
-    const { wire, contexts } = tasks();
-    // But the API root's, whose own title has an en dash ("API root – JASPAR 2024").
-    const pages = wire.filter((t): t is ResourceTask => t.kind === 'resource' && t.formats.includes('api') && !/[^\u0000-\u00ff]/.test(t.resources[0].nav.title));
-    expect(pages.length).toBeGreaterThan(100);
-    expect(pages.some((t) => t.resources[0].nav.pages !== undefined)).toBe(true);
-    const wide: string[] = [];
-    for (const task of pages) {
-      const pieces = FORMATS.api.pieces!(task.resources[task.formats.indexOf('api')], contexts[task.part]);
-      for (const piece of pieces) if (/[^\u0000-\u00ff]/.test(piece)) wide.push(piece);
-    }
-    expect(new Set(wide)).toEqual(new Set([' – ', '‹ Previous', 'Next ›']));
   });
 });
