@@ -968,7 +968,7 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     if (hex !== undefined) return { hex, size: Number.NaN };
     const h = createHash('sha256');
     let size = 0;
-    const fd = openSync(`${rootDir}${path.sep}${file}`, constants.O_RDONLY);
+    const fd = openToRead(`${rootDir}${path.sep}${file}`);
     try {
       for (let got; (got = readSync(fd, buffer, 0, buffer.length, size)) > 0; size += got) h.update(buffer.subarray(0, got));
     } finally {
