@@ -353,6 +353,11 @@ export class SiteRecords {
     for (let slot = 0; slot < this.slotCount; slot++) if (this.flags[slot] !== NO_FILE) yield slot;
   }
 
+  /** The slots of the adopted files (the mirror step's: a few of the 285,000), no path spelt. */
+  *adoptedSlots(): Generator<number> {
+    for (let slot = 0; slot < this.slotCount; slot++) if (this.flags[slot] === ADOPTED) yield slot;
+  }
+
   pathAt(slot: number): string {
     return this.spell(slot);
   }
@@ -595,6 +600,11 @@ export class FileRecords {
 
   *entries(): Generator<[string, FileRecord]> {
     for (const slot of this.records.fileSlots()) yield [this.records.pathAt(slot), this.records.fileAt(slot)!];
+  }
+
+  /** The adopted files' paths (FileRecord adopted): the build's commit looks at them again, not at every path spelt. */
+  *adopted(): Generator<string> {
+    for (const slot of this.records.adoptedSlots()) yield this.records.pathAt(slot);
   }
 
   [Symbol.iterator](): Generator<[string, FileRecord]> {

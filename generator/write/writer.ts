@@ -411,8 +411,9 @@ export class SiteWriter implements ScheduleSink {
         adopt(rel);
       }
     }
-    for (const [rel, r] of next.files) {
-      if (!r.adopted) continue;
+    // The adopted files alone, by their flags: every path spelt to find them was 30-40 ms of a one-count rebuild's
+    // main thread (profile at load), after the archives.
+    for (const rel of [...next.files.adopted()]) {
       const st = lstatAt(root, rel);
       if (st?.isFile()) next.files.set(rel, { size: st.size, ctimeMs: st.ctimeMs, adopted: true });
       else next.files.delete(rel);
