@@ -576,10 +576,21 @@ export async function writeSite(plan: OutputPlan, outDir: string, options: Sched
 /** A rebuild of a site of at most this many files plans with V8's own heap growth and saves what it kept beside the
  *  archives (build()); the shipped one has 285,000, the 10x synthetic 1,450,000. */
 const SMALL_SITE_FILES = 600_000;
-/** The heap growth generator/start.mjs set for the build (its BUILD_V8_FLAGS), if it did: a build started otherwise (tests, tsx) keeps V8's. */
-function heapGrowthFlag(): string | undefined {
-  const flags = (globalThis as Record<symbol, unknown>)[Symbol.for('jaspar.buildFlags')];
-  return Array.isArray(flags) ? flags.find((f): f is string => typeof f === 'string' && f.startsWith('--heap-growing-percent=')) : undefined;
+/** The flags generator/start.mjs gave the build under this name (BUILD_V8_FLAGS, SMALL_SITE_V8_FLAGS), if it did: a build started otherwise (tests, tsx) keeps V8's. */
+function startFlags(name: string): string[] {
+  const flags = (globalThis as Record<symbol, unknown>)[Symbol.for(name)];
+  return Array.isArray(flags) ? flags.filter((f): f is string => typeof f === 'string') : [];
+}
+/** The heap growth generator/start.mjs set for the build, if it did. */
+const heapGrowthFlag = (): string | undefined => startFlags('jaspar.buildFlags').find((f) => f.startsWith('--heap-growing-percent='));
+/** Sets start.mjs's SMALL_SITE_V8_FLAGS (incremental marking's triggers) for the render and archives of a site of at most
+ *  SMALL_SITE_FILES files; returns what sets V8's own back (0: its heuristics), for a process that builds again. */
+function smallSiteFlags(files: number): () => void {
+  const flags = files <= SMALL_SITE_FILES ? startFlags('jaspar.smallSiteFlags') : [];
+  for (const flag of flags) setFlagsFromString(flag);
+  return () => {
+    for (const flag of flags) setFlagsFromString(flag.replace(/=.*$/, '=0'));
+  };
 }
 
 /** The largest file GitHub accepts in a repository (its releases take 2 GB). */
@@ -665,6 +676,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
   const report = planned.report;
   if (growth) setFlagsFromString(growth);
+  const smallSiteDone = smallSiteFlags(state?.files.size ?? report.files);
   const cpuPlanned = cpuAt();
   mark('planned');
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
@@ -756,6 +768,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     keepHashes();
     mark('input hashes saved');
   }
+  smallSiteDone();
   printTimeline();
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused, kept: leftOut }, archiveMembers };
 }

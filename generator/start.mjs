@@ -38,24 +38,30 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * code that runs for a second or two. Eight times the budget (540,672) optimizes the functions that run long
  * and leaves the others in Sparkplug's code: remove and add rebuilds' user CPU 8.8-9.6 -> 7.6-7.8 s (four runs
  * each, alternated, at load 8-10; 4x gave 7.9-8.4 s, 16x 7.7-8.8 s with more on the main thread).
- *
- * Incremental marking starts at 98% of the heap's limit (99%: at once), not V8's own point, less than the young
- * generation's capacity (16 MB) below the limit: with the 30% growth a shipped build's main heap (about 49 MB live
- * through the render) has a limit about 30 MB above it, so V8 began marking after every 14-15 MB promoted, 49 full
- * collections after the plan, one after the other (--trace-gc, --trace-incremental-marking: started by "task" at
- * 48-50 MB of 78-80). The limit is the same, so is what the heap may reach; at 10x (a limit near 900 MB) 98% is
- * about V8's own point. Both releases rendered (cpu31, docs/performance.md), alternated pairs: set here, at load 3-8,
- * user CPU 22.2/21.7 s against 23.2/22.8 s, V8's platform threads 4.5/4.4 against 5.4/5.3 s, peak RSS 403/417 against
- * 398/398 MB; on node's command line at load 7-12, 23.6/23.6 against 25.8/25.9 s. Its 10x peak is not measured yet.
  */
-export const BUILD_V8_FLAGS = ['--heap-growing-percent=30', '--interrupt-budget=540672', '--incremental-marking-soft-trigger=98', '--incremental-marking-hard-trigger=99'];
+export const BUILD_V8_FLAGS = ['--heap-growing-percent=30', '--interrupt-budget=540672'];
 
-/** Sets BUILD_V8_FLAGS in this process (a build's entry point calls it first; importing this module sets nothing). */
+/**
+ * Set by build.ts once a site of the shipped size is planned (build.ts SMALL_SITE_FILES), not here: incremental
+ * marking starts at 98% of the heap's limit (99%: at once), not V8's own point, less than the young generation's
+ * capacity (16 MB) below the limit. With the 30% growth a shipped build's main heap (about 49 MB live through the
+ * render) has a limit about 30 MB above it, so V8 began marking after every 14-15 MB promoted, 49 full collections
+ * after the plan, one after the other (--trace-gc, --trace-incremental-marking: started by "task" at 48-50 MB of
+ * 78-80). Both releases rendered (cpu31, docs/performance.md), alternated pairs: at load 3-8, user CPU 22.2/21.7 s
+ * against 23.2/22.8 s, V8's platform threads 4.5/4.4 against 5.4/5.3 s, peak RSS 403/417 against 398/398 MB. Not for
+ * a large site: set for the whole 10x synthetic build, it cost more than it saved (plan CPU
+ * 15.1 -> 16.7 s, the mirror step's 44.8 -> 57.7 s, user 121.0 -> 125.2 s, one build each; the bench's 10x wall
+ * 107 -> 132 s).
+ */
+export const SMALL_SITE_V8_FLAGS = ['--incremental-marking-soft-trigger=98', '--incremental-marking-hard-trigger=99'];
+
+/** Sets BUILD_V8_FLAGS in this process, and tells build.ts the others (a build's entry point calls it first; importing this module sets nothing). */
 export function buildFlags() {
   if (!isMainThread) return;
   for (const flag of BUILD_V8_FLAGS) v8.setFlagsFromString(flag);
   // What build.ts sets back after a rebuild's plan, which it makes with V8's own heap growth (build.ts heapGrowthFlag).
   globalThis[Symbol.for('jaspar.buildFlags')] = BUILD_V8_FLAGS;
+  globalThis[Symbol.for('jaspar.smallSiteFlags')] = SMALL_SITE_V8_FLAGS;
 }
 
 const CACHE = path.join(ROOT, '.cache/generator');

@@ -86,11 +86,14 @@ describe('npm run build: the CLI started from its bundle (generator/start.mjs)',
   });
 
   it("sets only V8 flags this Node's V8 knows, with values of their type (v8.setFlagsFromString ignores others without a word)", async () => {
-    const { BUILD_V8_FLAGS } = await import(START) as { BUILD_V8_FLAGS: string[] };
+    const { BUILD_V8_FLAGS, SMALL_SITE_V8_FLAGS } = await import(START) as { BUILD_V8_FLAGS: string[]; SMALL_SITE_V8_FLAGS: string[] };
     const ran = await run(process.execPath, ['--v8-options']);
     expect(ran.status).toBe(0);
     expect(BUILD_V8_FLAGS.length).toBeGreaterThan(0);
-    for (const flag of BUILD_V8_FLAGS) {
+    expect(SMALL_SITE_V8_FLAGS.length).toBeGreaterThan(0);
+    // build.ts sets SMALL_SITE_V8_FLAGS back to 0 after a build: V8's own default for them.
+    for (const flag of SMALL_SITE_V8_FLAGS) expect(ran.stdout, flag).toContain(`default: ${flag.replace(/=.*$/, '=0')}\n`);
+    for (const flag of [...BUILD_V8_FLAGS, ...SMALL_SITE_V8_FLAGS]) {
       const [, name, value] = /^--([a-z0-9-]+)=(.*)$/.exec(flag) ?? [];
       expect(name, flag).toBeDefined();
       // --v8-options prints each flag as "  --name (what it does)" then "        type: int  default: --name=0".
