@@ -84,7 +84,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { fnv1a } from '../dataset/digest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts';
-import { byPathBytes, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
+import { byPathBytes, byUnitRank, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
 import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
 import { Compressor } from './gzip.ts';
@@ -1181,15 +1181,7 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
 }
 
 /** Folders' tree order (dirsInTreeOrder's): by their paths' bytes, "/" before every other character. */
-function byTreeOrder(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return treeRank(x) - treeRank(y);
-  }
-  return a.length - b.length;
-}
+const byTreeOrder = byUnitRank((unit) => treeRank(unit));
 const treeRank = (unit: number) => (unit === 47 ? -1 : unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
 
 /** Whether a path of the site is one the scope's archive holds (siteFiles' test, for one path at a time), the

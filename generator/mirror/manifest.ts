@@ -16,17 +16,22 @@ const LINE = /^([0-9a-f]{64}) [ *](.+)$/;
 /** What "." in LINE does not match. */
 const TERMINATOR = /[\r\u2028\u2029]/;
 
+/** Paths compared unit by unit, each UTF-16 unit ranked by `rank` where they first differ, a prefix first. */
+export function byUnitRank(rank: (unit: number) => number): (a: string, b: string) => number {
+  return (a, b) => {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const x = a.charCodeAt(i);
+      const y = b.charCodeAt(i);
+      if (x !== y) return rank(x) - rank(y);
+    }
+    return a.length - b.length;
+  };
+}
+
 /** UTF-16 order fixed up to code point order, which is the UTF-8 byte order
  *  (`LC_ALL=C sort`): surrogates (astral characters) sort after U+E000–U+FFFF. */
-export function byPathBytes(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return codePointRank(x) - codePointRank(y);
-  }
-  return a.length - b.length;
-}
+export const byPathBytes = byUnitRank((unit) => codePointRank(unit));
 
 const codePointRank = (unit: number) => (unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
 
