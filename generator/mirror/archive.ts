@@ -89,6 +89,7 @@ import { isSiteFile } from './layout.ts';
 import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
 import { Compressor } from './gzip.ts';
 import { DIGEST, DigestTable } from './digest-table.ts';
+import { openNoAtime } from './no-atime.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
@@ -746,28 +747,8 @@ class ReadArena {
   }
 }
 
-/**
- * Site files are opened without updating their access time (O_NOATIME, Linux; 0 elsewhere). The file
- * system is mounted relatime here, as by default on Linux: the first read of a file since it was written
- * sets its atime, which dirties its inode, and a full build reads back about 200,000 files it has just
- * written. Measured on 30,000 new files of 4 kB read once each, blocks of 1,000 alternated (four runs):
- * 4.9-5.4 us of CPU a file (open, read, close), 4.2-4.5 us with O_NOATIME, almost all of it kernel time.
- * Only the file's owner (or a process allowed CAP_FOWNER) may ask it: refused once (EPERM: a folder of
- * another user's files), site files are opened as before for the rest of the process.
- */
-let noAtime: number = constants.O_NOATIME ?? 0;
-
-function openToRead(file: string): number {
-  if (noAtime !== 0) {
-    try {
-      return openSync(file, constants.O_RDONLY | noAtime);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
-      noAtime = 0;
-    }
-  }
-  return openSync(file, constants.O_RDONLY);
-}
+/** A site file opened to be read, its access time left (no-atime.ts). */
+const openToRead = (file: string): number => openNoAtime(file, constants.O_RDONLY);
 
 /** Files read whose views may live long (the check of a previous manifest): never read over. */
 const kept = new ReadArena();

@@ -7,6 +7,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, readdirSync, renameSync, rmSync, unlink as unlinkAsync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { LinkFunction, SameBytes } from './same-bytes.ts';
+import { openNoAtime } from '../mirror/no-atime.ts';
 
 export interface Written {
   size: number;
@@ -178,27 +179,11 @@ function* chunks(content: Pieces): Generator<Buffer> {
   if (text !== '') yield Buffer.from(text);
 }
 
-/**
- * Files compared are opened without updating their access time (O_NOATIME, Linux; 0 elsewhere), as the
- * mirror reads them (mirror/archive.ts openToRead): on a file system mounted relatime (Linux's default)
- * the first read of a file since it was written sets its atime and dirties its inode. The mirror's reads
- * no longer set it, so a rebuild's compare would be that first read of every file it compares. Only the
- * file's owner (or a process allowed CAP_FOWNER) may ask it: refused once (EPERM: another user's files),
- * files are opened as before for the rest of the process.
- */
-let noAtime: number = constants.O_NOATIME ?? 0;
-
 /** The file opened for reading without following a link (a link is never "the same"); null when it cannot be. */
 function openNoFollow(file: string): number | null {
-  const flags = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  // Its access time left as the mirror's reads leave it (mirror/no-atime.ts).
   try {
-    return openSync(file, flags | noAtime);
-  } catch (error) {
-    if (noAtime === 0 || (error as NodeJS.ErrnoException).code !== 'EPERM') return null;
-    noAtime = 0;
-  }
-  try {
-    return openSync(file, flags);
+    return openNoAtime(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return null;
   }
