@@ -968,14 +968,13 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     }
   };
   const changed = new Map<number, { hex: string; size: number }>();
-  const added: { path: string; hex: string; size: number; point: number }[] = [];
+  const added: { path: string; line: string; hex: string; size: number; point: number }[] = [];
   for (const [file, at] of placesOf(reuse.writtenFiles)) {
     const h = hashOf(file);
     if (at >= 0) {
       if (h.hex !== hexOf(at)) changed.set(at, h);
     } else {
-      manifestLine(file, h.hex);
-      added.push({ path: file, ...h, point: -1 - at });
+      added.push({ path: file, line: manifestLine(file, h.hex), ...h, point: -1 - at });
     }
   }
   // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
@@ -1016,7 +1015,7 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     }
   }
   // The new files' order: the previous one, the files gone left out, each new file at its place (by name, then path).
-  added.sort((a, b) => a.point - b.point || byPathBytes(a.path.slice(a.path.lastIndexOf('/') + 1), b.path.slice(b.path.lastIndexOf('/') + 1)) || byPathBytes(a.path, b.path));
+  added.sort((a, b) => a.point - b.point || byArchiveOrder(a.path, b.path, b.path.slice(b.path.lastIndexOf('/') + 1)));
   const nNew = n - removed + added.length;
   const fileFrom = new Int32Array(nNew);
   const lineAt = new Int32Array(n + 1);
@@ -1050,7 +1049,7 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
   if (!inPlace) {
     let size = text.length;
     for (let i = 0; i < n; i++) if (gone[i]) size -= before.lines[i + 1] - before.lines[i];
-    const addedLines = added.map((a) => Buffer.from(`${a.hex}  ${a.path}\n`));
+    const addedLines = added.map((a) => Buffer.from(a.line));
     for (const line of addedLines) size += line.length;
     manifest = Buffer.allocUnsafe(size);
     lines = new Uint32Array(nNew + 1);
