@@ -47,22 +47,10 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
   // again to normalize it (0.5 s of the main thread's profile of a full build, at load).
   const file = `${root}/${rel}`;
   const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.isBuffer(content) ? content : null;
-  let left = -1;
   // What is at the path before (compare=false: nothing).
-  let st: Stats | undefined;
-  if (compare) {
-    st = lstatSync(file, { throwIfNoEntry: false });
-    if (st?.isFile() && (bytes === null ? sameChunks(file, st.size, content as Pieces) : st.size === bytes.length && sameBytes(file, bytes))) {
-      // Found with its bytes: the file later ones of these bytes link to, when none is yet (the caller keeps it).
-      if (bytes !== null) same?.find(bytes);
-      return { size: st.size, ctimeMs: st.ctimeMs, written: false, ino: st.ino, linked: false, left: -1 };
-    }
-    if (st?.isFile() && st.nlink > 1) {
-      unlinkSync(file);
-      left = st.ino;
-      st = undefined;
-    }
-  }
+  const before = compare ? lookBefore(file, bytes ?? (content as Pieces), same) : { st: undefined, left: -1 };
+  if ('unchanged' in before) return before.unchanged;
+  const { st, left } = before;
   ensureFolder(root, path.posix.dirname(rel), ensured);
   const to = bytes !== null && same !== null ? same.find(bytes) : null;
   if (to !== null) {
@@ -105,6 +93,28 @@ export function writeIfChanged(root: string, rel: string, content: string | Buff
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * What writeIfChanged finds at file before it writes (compare=true): the file already holding the content
+ * (unchanged: left as it is; its bytes looked up in same, for later files to link to), or what is there to
+ * write over: st, a file that is the path's only name, or a folder (a name of an inode with others is
+ * unlinked first, left its inode, and st is then undefined: nothing is there).
+ */
+export function lookBefore(file: string, content: Buffer | Pieces, same: SameBytes | null): { unchanged: Written } | { st: Stats | undefined; left: number } {
+  let st = lstatSync(file, { throwIfNoEntry: false });
+  if (st?.isFile() && (!Buffer.isBuffer(content) ? sameChunks(file, st.size, content) : st.size === content.length && sameBytes(file, content))) {
+    // Found with its bytes: the file later ones of these bytes link to, when none is yet (the caller keeps it).
+    if (Buffer.isBuffer(content)) same?.find(content);
+    return { unchanged: { size: st.size, ctimeMs: st.ctimeMs, written: false, ino: st.ino, linked: false, left: -1 } };
+  }
+  let left = -1;
+  if (st?.isFile() && st.nlink > 1) {
+    unlinkSync(file);
+    left = st.ino;
+    st = undefined;
+  }
+  return { st, left };
 }
 
 /**
@@ -237,7 +247,7 @@ export interface Folders {
   add(dir: string): unknown;
 }
 
-function ensureFolder(root: string, rel: string, ensured: Folders): void {
+export function ensureFolder(root: string, rel: string, ensured: Folders): void {
   if (rel === '.' || ensured.has(rel)) return;
   try {
     mkdirSync(path.join(root, rel), { recursive: true });

@@ -9,9 +9,11 @@
 // counter of batches done lets the writer wait for room (at most IN_FLIGHT_BYTES handed and not made)
 // and for the end, blocking (Atomics.wait) without an event loop turn.
 //
-// Used only where nothing is at the paths (compare=false: the folder was empty) and for files whose
-// bytes are at hand: content in pieces, and whatever is looked at first, stays on the writer's thread,
-// after everything handed here is made.
+// Used for files whose bytes are at hand, where nothing is at the paths (compare=false: the folder was
+// empty), and in a rebuild for the files the writer looked at and found different (writer.ts
+// fileRewritten: written over in place, the file there cut after the write when it was longer, or what
+// was there moved aside for a link). Content in pieces stays on the writer's thread (after everything
+// handed here is made, in an empty folder).
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { codeThread } from '../mirror/threads.ts';
 
@@ -79,7 +81,12 @@ function make(m) {
           const end = offset + lengths[i];
           let at = offset;
           while (at < end) at += fs.writeSync(fd, bytes, at, end - at, at - offset);
-          const st = fs.fstatSync(fd);
+          let st = fs.fstatSync(fd);
+          // Written over a longer file in place (a rebuild's: files.ts WRITE), cut to its length here.
+          if (st.size > lengths[i]) {
+            fs.ftruncateSync(fd, lengths[i]);
+            st = fs.fstatSync(fd);
+          }
           out[2 * i] = st.ino;
           out[2 * i + 1] = st.ctimeMs;
         } finally {

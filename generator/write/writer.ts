@@ -20,7 +20,7 @@ import { progress as showProgress } from '../pipeline/progress.ts';
 import type { ScheduleSink } from '../pipeline/schedule.ts';
 import type { SiteListing } from '../mirror/archive.ts';
 import { outputProblems, treeChanges, type TreeChanges } from './changes.ts';
-import { LaterUnlinks, ensureRoot, lstatAt, writeIfChanged, type Folders } from './files.ts';
+import { LaterUnlinks, ensureFolder, ensureRoot, lookBefore, lstatAt, writeIfChanged, type Folders } from './files.ts';
 import { OutFolderError } from './guard.ts';
 import { OffThreadFiles, type MadeFile } from './off-thread.ts';
 import { prune } from './prune.ts';
@@ -40,12 +40,23 @@ export interface WriteOptions {
   previous?: BuildState | null;
   /** Files of the same bytes as hard links (same-bytes.ts): true (the default), false for files of their own, or the link function (tests). */
   links?: boolean | LinkFunction;
-  /** New files made on a thread of their own (off-thread.ts) when the folder is empty: true, false, or (the default) for a plan of OFF_THREAD_FILES files or more with links made by link(2). */
+  /** Files made on a thread of their own (off-thread.ts): true, false, or (the default) with links made by link(2), for a plan of
+   *  OFF_THREAD_FILES files or more into an empty folder, and in a folder of a previous build once REWRITES_HERE files were written. */
   offThread?: boolean;
 }
 
 /** Below this many files, a build into an empty folder makes them on the writer's thread: starting the other costs about 30 ms. */
 const OFF_THREAD_FILES = 4096;
+
+/**
+ * Files written on the writer's thread in a folder of a previous build before the others are handed to a thread of
+ * their own (off-thread.ts; true offThread: none). A rebuild after a matrix is added or removed writes about 23,500
+ * list pages whose records shifted, over the files of the previous build: open, write, fstat and, for about 6,400
+ * shorter now, ftruncate (whose freed blocks this disk discards before it returns), 2.3 s of the writer's thread's
+ * wall of a 5-s render at load 8-10, while the render worker waited for it a third of the time (cpu-prof, shift32).
+ * The files are still looked at (lstat, compared) here; a one-count rebuild's 128 files are all written here.
+ */
+const REWRITES_HERE = 512;
 
 export interface WriteReport {
   files: number;
@@ -100,6 +111,8 @@ export class SiteWriter implements ScheduleSink {
     later: LaterUnlinks;
     /** New files made on another thread (the folder was empty), or null: all made before close() reads the folders. */
     thread: OffThreadFiles | null;
+    /** Files written over (or new) in a folder of a previous build, made on another thread once started (REWRITES_HERE), or null. */
+    rewrites: OffThreadFiles | null;
   } | null = null;
 
   constructor(readonly outDir: string, private readonly options: WriteOptions = {}) {
@@ -143,6 +156,7 @@ export class SiteWriter implements ScheduleSink {
       inodes: new Set(),
       later: new LaterUnlinks(),
       thread: null,
+      rewrites: null,
       report: { files: kept?.files ?? plan.files.size, bytes: kept?.bytes ?? 0, written: 0, unchanged: kept?.files ?? 0, removed: 0, rendered: 0, reused: 0, incremental: previous !== null, changed: previous === null ? null : new Set() },
       shown: showProgress(plan.files.size, this.options.progress ? process.stderr : ({ isTTY: false } as NodeJS.WriteStream)),
     };
@@ -207,6 +221,10 @@ export class SiteWriter implements ScheduleSink {
       // Content in pieces is written here (not held whole in memory), once every file handed over is made.
       thread.finish();
     }
+    if (compare && (typeof content === 'string' || Buffer.isBuffer(content))) {
+      const rewrites = this.rewrites();
+      if (rewrites !== null && this.fileRewritten(rel, typeof content === 'string' ? Buffer.from(content) : content, rewrites)) return;
+    }
     const w = writeIfChanged(this.root, rel, content, compare, ensured, same, later);
     const slot = this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, w.written, w.ino);
     same?.keep(slot);
@@ -238,6 +256,59 @@ export class SiteWriter implements ScheduleSink {
     shown.add(1, 1);
   }
 
+  /** The thread that writes files over in a folder of a previous build, started once REWRITES_HERE files were written here (WriteOptions offThread); else null. */
+  private rewrites(): OffThreadFiles | null {
+    const session = this.open_();
+    if (session.rewrites !== null) return session.rewrites;
+    const { offThread, links } = this.options;
+    // A link function of the tests' own cannot be called on another thread.
+    if (offThread === false || typeof links === 'function' || (offThread !== true && session.report.written < REWRITES_HERE)) return null;
+    session.rewrites = new OffThreadFiles(this.root, (f) => this.made(f));
+    return session.rewrites;
+  }
+
+  /**
+   * file() of bytes in a folder of a previous build, looked at here as writeIfChanged does (files.ts lookBefore), and
+   * when they differ written over in place (the inode kept) or linked (same-bytes.ts) on the other thread, which
+   * makes them in the order handed: a file linked to is there, with its bytes, when the link is made. The file's
+   * ctime (a link's inode) recorded once made (made()). False, with nothing done, for a folder at the path (writeIfChanged).
+   */
+  private fileRewritten(rel: string, bytes: Buffer, rewrites: OffThreadFiles): boolean {
+    const { ensured, shown, same, inodes, later, report, touched } = this.open_();
+    const file = `${this.root}/${rel}`;
+    const before = lookBefore(file, bytes, same);
+    if ('unchanged' in before) {
+      const w = before.unchanged;
+      same?.keep(this.record(rel, { size: w.size, ctimeMs: w.ctimeMs, adopted: false }, false, w.ino));
+      shown.add(1, 0);
+      return true;
+    }
+    const { st, left } = before;
+    // Written here (writeIfChanged), once every file handed is made: a file of these bytes it would link to is there.
+    if (st !== undefined && !st.isFile()) {
+      rewrites.finish();
+      return false;
+    }
+    ensureFolder(this.root, path.posix.dirname(rel), ensured);
+    const to = same?.find(bytes) ?? null;
+    // Written over in place, a file keeps its inode; a new one's is known once made.
+    const slot = this.record(rel, { size: bytes.length, ctimeMs: NaN, adopted: false }, true, to?.ino ?? st?.ino ?? 0);
+    // Before the file is handed: handing it may take back made files (made()), which may say a link failed (same.failed).
+    same?.keep(slot);
+    if (to === null) rewrites.write(rel, bytes, slot);
+    else {
+      // The file there (the path's only name) moved aside and unlinked off this thread, as linkOver does (files.ts).
+      if (st !== undefined) later.unlink(file);
+      const target = to.file.slice(this.root.length + 1);
+      rewrites.link(rel, target, slot, this.next.records.slot(target, false));
+    }
+    if (left >= 0) inodes.add(left);
+    report.changed?.add(rel);
+    if (touched) touchFolders(touched, rel);
+    shown.add(1, 1);
+    return true;
+  }
+
   /** A file handed to the other thread is made: its inode and ctime (a link's: the inode linked to, its ctime read again at close, relinked). */
   private made(f: MadeFile): void {
     const { records } = this.next;
@@ -258,11 +329,13 @@ export class SiteWriter implements ScheduleSink {
     const session = this.open_();
     const { previous, extras, compare, report, touched, inodes } = session;
     // The files handed to the other thread are made before anything reads the folder.
-    if (session.thread) {
-      session.thread.finish();
-      session.thread.close();
-      session.thread = null;
+    for (const thread of [session.thread, session.rewrites]) {
+      if (thread === null) continue;
+      thread.finish();
+      thread.close();
     }
+    session.thread = null;
+    session.rewrites = null;
     // The files by their bytes serve the render's files alone: let them go before the mirror step, but for
     // the digests of the files hashed, which the mirror step takes instead of hashing them again.
     this.digests = session.same?.written() ?? null;
@@ -324,6 +397,8 @@ export class SiteWriter implements ScheduleSink {
     // A build that failed stops the other thread (what it made stays: the folder is marked in progress).
     this.session.thread?.close();
     this.session.thread = null;
+    this.session.rewrites?.close();
+    this.session.rewrites = null;
     this.session.shown.end();
     this.session.shown = { add() {}, end() {} };
   }

@@ -90,6 +90,50 @@ describe('new files made on another thread', () => {
     expect(again.written).toBe(0);
   });
 
+  it('write over a previous build\'s files as the writer does on its own thread: in place, cut, linked', async () => {
+    const here = path.join(tempRoot(), 'public');
+    const there = path.join(tempRoot(), 'public');
+    const before = site();
+    await writeFiles(here, before, false);
+    await writeFiles(there, before, false);
+    const after: Files = {};
+    for (const [rel, content] of Object.entries(before)) {
+      const i = Number(/(\d+)\.json$/.exec(rel)?.[1] ?? -1);
+      // Longer, shorter, of another file's bytes (a link where a file of its own was), or left as it was.
+      after[rel] = i < 0 ? content : i % 4 === 0 ? `{"n":${i % 250},"more":"${'x'.repeat(i % 30)}"}\n` : i % 4 === 1 ? `${i % 9}\n` : i % 4 === 2 ? '{"n":2}\n' : content;
+    }
+    after['new/one.txt'] = 'new\n';
+    after['download/big.txt'] = 'a shorter large file\n'.repeat(30_000);
+    const handed = vi.spyOn(OffThreadFiles.prototype, 'write');
+    const linked = vi.spyOn(OffThreadFiles.prototype, 'link');
+    let b;
+    let calls: number[];
+    try {
+      b = await writeFiles(there, after, true);
+      calls = [handed.mock.calls.length, linked.mock.calls.length];
+    } finally {
+      handed.mockRestore();
+      linked.mockRestore();
+    }
+    const a = await writeFiles(here, after, false);
+    expect(b).toEqual(a);
+    expect(a.written).toBeGreaterThan(1500);
+    // Written over in place or cut (i % 4 0 and 1, big.txt: the others of their bytes links) and linked on the other thread.
+    expect(calls[0]).toBeGreaterThan(300);
+    expect(calls[1]).toBeGreaterThan(500);
+    expect(treeSnapshot(there)).toEqual(treeSnapshot(here));
+    expect(groups(there)).toEqual(groups(here));
+    expect(listFiles(there).some((f) => f.includes('.~unlinked-'))).toBe(false);
+    const state = readState(there)!;
+    expect(treeChanges(there, state).altered.size).toBe(0);
+    for (const rel of ['api/v1/matrix/M004/4.json', 'api/v1/matrix/M005/5.json', 'api/v1/matrix/M006/6.json', 'api/v1/matrix/M007/7.json', 'download/big.txt', 'new/one.txt']) {
+      const st = lstatSync(path.join(there, rel));
+      expect(state.records.inoAt(state.records.slot(rel, false)), rel).toBe(st.ino);
+      expect(state.files.get(rel), rel).toEqual({ size: st.size, ctimeMs: st.ctimeMs, adopted: false });
+    }
+    expect((await writeFiles(there, after, true)).written).toBe(0);
+  });
+
   it('refuses a link put at a path before its file is made, and writes nothing through it', async () => {
     const root = tempRoot();
     const out = path.join(root, 'public');
