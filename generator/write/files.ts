@@ -296,7 +296,13 @@ export function ensureRoot(root: string): void {
 }
 
 export function remove(root: string, rel: string): void {
-  rmSync(path.join(root, rel), { recursive: true, force: true });
+  try {
+    rmSync(path.join(root, rel), { recursive: true, force: true });
+  } catch (error) {
+    // A folder on its way is a file now (this build wrote one where a previous build's folder was: writeIfChanged
+    // removed the folder and what it held): nothing is at the path. force leaves out only ENOENT.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+  }
 }
 
 /** Removes the folders (and their emptied parents) that hold nothing any more, deepest first. */

@@ -115,6 +115,19 @@ describe('writeSite', () => {
     expect(readdirSync(root)).toEqual(['.public-build-state', 'public']); // the state, no temporary folder
   });
 
+  it('writes a file where the previous build had a folder, whose files go with it', async () => {
+    const out = path.join(tempRoot(), 'public');
+    const before = plan();
+    before.add('api/v1/species/9606/index.json', '{"n":1}');
+    before.add('api/v1/species/9606/index.html', '<p>1</p>');
+    await writeSite(before, out, { workers: 0 });
+    const after = plan();
+    after.add('api/v1/species/9606', 'a file now\n');
+    await writeSite(after, out, { workers: 0 });
+    expect(listFiles(out)).toEqual(['404.html', 'api/v1/matrix/MA0004.1/index.json', 'api/v1/matrix/MA0004.1/logo.svg', 'api/v1/species/9606', 'index.html']);
+    expect(readFileSync(path.join(out, 'api/v1/species/9606'), 'utf8')).toBe('a file now\n');
+  });
+
   it('writing the same plan twice gives the same tree', async () => {
     const root = tempRoot();
     const out = path.join(root, 'public');
