@@ -681,7 +681,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // Then, to the end of the build, a heap twice its live size after each full collection: at the build's 30% a
   // one-count rebuild's main thread made two full collections in the archives, 200 -> 93 MB and 108 -> 70 MB
   // (--trace-gc, load 8: 97 and 123 ms of pause, on their way), none of which the process, about to exit, needed;
-  // now its one full collection in the render (about 160 MB live) leaves room for the rest.
+  // now the full collection that ends its render (about 150 MB live) leaves a limit of about 300 MB, and only the one
+  // the archives' buffers start (V8's external memory, which this growth does not move) is left.
   if (growth) setFlagsFromString(REBUILD_HEAP_GROWTH);
   const smallSiteDone = smallSiteFlags(state?.files.size ?? report.files);
   const cpuPlanned = cpuAt();
