@@ -51,6 +51,7 @@ import { chooseLayout, type Layout } from './routes/shard.ts';
 import { removeMirror, writeMirror, type MirrorReport } from './write/mirror.ts';
 import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/downloads.ts';
+import { startThreadsAhead } from './mirror/gzip.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
 import { CONTENT_TYPES_FILE, README, S3_UPLOAD, contentTypesTable, mirrorReadme, s3UploadScript } from './mirror/readme.ts';
@@ -581,6 +582,8 @@ function startFlags(name: string): string[] {
   const flags = (globalThis as Record<symbol, unknown>)[Symbol.for(name)];
   return Array.isArray(flags) ? flags.filter((f): f is string => typeof f === 'string') : [];
 }
+/** The heap growth of a small rebuild from its render on (build()). */
+const REBUILD_HEAP_GROWTH = '--heap-growing-percent=100';
 /** The heap growth generator/start.mjs set for the build, if it did. */
 const heapGrowthFlag = (): string | undefined => startFlags('jaspar.buildFlags').find((f) => f.startsWith('--heap-growing-percent='));
 /** Sets start.mjs's SMALL_SITE_V8_FLAGS (incremental marking's triggers) for the render and archives of a site of at most
@@ -668,17 +671,34 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // A rebuild of a site of the shipped size plans with V8's own heap growth, not the build's 30% (generator/start.mjs
   // BUILD_V8_FLAGS, for the peak of large builds): its heap grows from 20 to about 75 MB while it reads what was kept and
   // plans, and growing by 30% at a time took five or six full collections to get there, 0.2-0.3 s of pauses (--trace-gc,
-  // a one-count rebuild at load 9). Set back once planned: the render's heap and a large site's plan are as before.
+  // a one-count rebuild at load 9). A large site's plan is as before.
   const smallRebuild = state !== null && state.files.size <= SMALL_SITE_FILES;
   const growth = smallRebuild ? heapGrowthFlag() : undefined;
   if (growth) setFlagsFromString('--heap-growing-percent=0');
   // Plan: every output path, with its content or the task that renders it.
   let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
   const report = planned.report;
-  if (growth) setFlagsFromString(growth);
+  // Then, to the end of the build, a heap twice its live size after each full collection: at the build's 30% a
+  // one-count rebuild's main thread made two full collections in the archives, 200 -> 93 MB and 108 -> 70 MB
+  // (--trace-gc, load 8: 97 and 123 ms of pause, on their way), none of which the process, about to exit, needed;
+  // now the full collection that ends its render (about 150 MB live) leaves a limit of about 300 MB, and only the one
+  // the archives' buffers start (V8's external memory, which this growth does not move) is left.
+  if (growth) setFlagsFromString(REBUILD_HEAP_GROWTH);
   const smallSiteDone = smallSiteFlags(state?.files.size ?? report.files);
   const cpuPlanned = cpuAt();
   mark('planned');
+  // A rebuild's archives write on a mirror thread each (mirror/gzip.ts ArchiveStream): started once the folder
+  // look's thread is done, its core otherwise idle while this one renders, not when the archives begin, on
+  // their way (a thread's start is 30-40 ms of CPU).
+  if (state !== null && options.profile !== 'compact') {
+    const threads = report.releases.length;
+    const start = () => {
+      startThreadsAhead(threads);
+      mark('mirror threads started');
+    };
+    if (looked) looked.then(start, () => {});
+    else start();
+  }
   // Render → write: every task not reused is rendered (by the workers for a large plan), every file's bytes go to the writer.
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
@@ -769,6 +789,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     mark('input hashes saved');
   }
   smallSiteDone();
+  // The build's own growth again, for a process that builds again.
+  if (growth) setFlagsFromString(growth);
   printTimeline();
   return { ...done, seconds: seconds(), written: written.written, removed: written.removed, upToDate: false, cpu, tasks: { rendered: written.rendered, reused: written.reused, kept: leftOut }, archiveMembers };
 }

@@ -110,7 +110,6 @@ function started(n: number): Slot[] {
   }
   while (threads.length < n) {
     const worker = codeThread(WORKER);
-    worker.unref();
     const slot: Slot = { worker, pending: 0 };
     worker.on('message', (m: { id?: number; out?: Uint8Array; stream?: number; sha256?: string; error?: string }) => {
       const key = m.id ?? m.stream!;
@@ -125,6 +124,9 @@ function started(n: number): Slot[] {
     worker.on('exit', (code) => {
       if (threads.includes(slot)) fail(new Error(`a mirror thread stopped (exit code ${code})`));
     });
+    // Unreferenced after its listeners: adding a 'message' listener references the thread again (Node 20), and a
+    // thread started and never asked (startThreadsAhead) kept the process from exiting.
+    worker.unref();
     threads.push(slot);
   }
   return threads;
@@ -145,6 +147,12 @@ function fail(error: Error): void {
   waiting.clear();
   for (const slot of threads) slot.pending = 0;
   stopThreads();
+}
+
+/** Starts n mirror threads (at most one a core) ahead of the archives that will use them: a rebuild starts them
+ *  while its main thread renders and the other core is idle, not when its first archive begins (build.ts). */
+export function startThreadsAhead(n: number): void {
+  started(Math.min(WORKERS, n));
 }
 
 /** How many mirror threads are started (the tests check when they start). */

@@ -21,6 +21,7 @@ import { ArchiveStream } from '../mirror/gzip.ts';
 import { hashFile, manifestLine, sha256 } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
 import { stateDir } from './state.ts';
+import { mark } from '../pipeline/timeline.ts';
 
 export type { MirrorReport, MirrorOptions } from '../mirror/archive.ts';
 
@@ -137,7 +138,10 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     mkdirSync(path.dirname(archiveFile), { recursive: true });
     const reuse = written === null ? null : previousArchive(outDir, scope, level, archiveFile, path.join(root, files.manifest), written, listChanged, intact(files.archive) && intact(files.manifest));
     // The previous archive patched member by member (files rewritten, added or removed); none of the scope's: it stays.
+    const tag = scope.dir || 'root';
+    mark(`mirror ${tag}: previous archive read`);
     const patch = reuse ? patchPlan(root, scope, reuse, listing) : null;
+    mark(`mirror ${tag}: patch planned`);
     if (patch && patch.same) {
       reuse!.close();
       let [filesIn, bytesIn] = [0, 0];
@@ -159,6 +163,7 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     // Members copied from the previous archive, one run of them lying side by side there: read and written
     // in large pieces (a read and a buffer per member was 0.3 s of a one-count rebuild's copying).
     let run: { offset: number; length: number } | null = null;
+    let firstMade = -1;
     const copyRun = () => {
       if (run) stream.copy(reuse!.fd, run.offset, run.length);
       run = null;
@@ -180,11 +185,14 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
           continue;
         }
         copyRun();
+        if (firstMade < 0) firstMade = archiveBytes - length;
         stream.put(member.data!);
       }
       copyRun();
       ended = true;
+      mark(`mirror ${tag}: members handed over (the first made at ${(firstMade / 1e6).toFixed(1)} of ${(archiveBytes / 1e6).toFixed(1)} MB)`);
       const wrote = await stream.end();
+      mark(`mirror ${tag}: archive written (its thread)`);
       archive.wroteElsewhere(wrote.bytes);
       archiveSha256 = wrote.sha256;
     } finally {
