@@ -392,8 +392,9 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   let from = 0;
   let bytes = 0;
   // A whole pass over a large site: the files it will read (those the writer did not hash, and the first of each
-  // bytes it did) read ahead on a thread of their own (prefetch.ts). A file whose bytes come again within the
-  // window is read ahead twice; known() (a rebuild's) is asked in order only, so a rebuild reads nothing ahead.
+  // bytes it did) read ahead on a thread of their own (prefetch.ts). A copy whose first file is still ahead of the
+  // pass when it is sent is read ahead too (the first not noted yet); known() (a rebuild's) is asked in order
+  // only, so a rebuild reads nothing ahead.
   const ahead = reuse === null && order.length - dirCount >= PREFETCH_MIN_FILES
     ? new Prefetch(order.length, (k) => {
       if (k < dirCount) return null;
