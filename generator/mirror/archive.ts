@@ -87,7 +87,7 @@ import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts
 import { byPathBytes, byUnitRank, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
 import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
-import { Compressor } from './gzip.ts';
+import { Compressor, hashFiles } from './gzip.ts';
 import { DIGEST, DigestTable } from './digest-table.ts';
 import { openNoAtime } from './no-atime.ts';
 
@@ -930,7 +930,7 @@ export interface ArchiveReuse {
  * bits. Null: the archive is made from the listing (no places, a list changed without a listing to say how,
  * or one whose count of the scope's files does not add up).
  */
-export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null): ArchivePatch | null {
+export async function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null): Promise<ArchivePatch | null> {
   const { places: before, manifest: text } = reuse;
   if (!before || (reuse.listChanged && !listing?.removed)) return null;
   const n = before.prefix.length;
@@ -939,24 +939,6 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
   const pathOf = (i: number) => text.toString('utf8', before.lines[i] + 66, before.lines[i + 1] - 1);
   const inScope = scopeTest(scope);
   const rootDir = path.resolve(root);
-  // A written file's SHA-256: the writer's (small files), else its bytes read and hashed (read again if its member
-  // is made), through one buffer: read whole into new buffers, the 214 MB of large files a remove writes were
-  // as many pages the kernel zeroed.
-  const sums = listing?.sha256;
-  const buffer = Buffer.allocUnsafeSlow(1 << 20);
-  const hashOf = (file: string): { hex: string; size: number } => {
-    const hex = sums?.(file);
-    if (hex !== undefined) return { hex, size: Number.NaN };
-    const h = createHash('sha256');
-    let size = 0;
-    const fd = openToRead(`${rootDir}${path.sep}${file}`);
-    try {
-      for (let got; (got = readSync(fd, buffer, 0, buffer.length, size)) > 0; size += got) h.update(buffer.subarray(0, got));
-    } finally {
-      closeSync(fd);
-    }
-    return { hex: h.digest('hex'), size };
-  };
   // Paths in the manifest's order, each looked for from the place of the one before (gallop): only the lines
   // looked at are spelt (spelling and looking up every previous path was 0.2 s of an add's or remove's two archives).
   const placesOf = function* (files: Iterable<string>): Generator<[string, number]> {
@@ -967,29 +949,45 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
       yield [file, at];
     }
   };
+  // A written file's SHA-256: the writer's (files of at most 16 KiB), else its bytes read and hashed on the
+  // mirror threads (read again if its member is made): the main thread finds the files gone meanwhile and,
+  // waiting, goes on with the other archive's plan (a rebuild makes its two at once). On the main thread,
+  // the 214 MB of a remove's list pages and bulk files came before each archive's first member.
+  const written = [...placesOf(reuse.writtenFiles)];
+  const sums = listing?.sha256;
+  const hexes = written.map(([file]) => sums?.(file));
+  const unhashed: number[] = [];
+  hexes.forEach((hex, k) => hex === undefined && unhashed.push(k));
+  const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`));
+  // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
+  // new written ones, else a file came or left some other way: counted, not listed.
+  const gone = new Uint8Array(n);
+  let removed = 0;
+  let now = 0;
+  if (reuse.listChanged) {
+    for (const [, at] of placesOf(listing!.removed!)) {
+      if (at < 0 || gone[at]) continue;
+      gone[at] = 1;
+      removed++;
+    }
+    for (const p of listing!.files) if (inScope(p)) now++;
+  }
+  const read = await hashing;
+  const hashed: { hex: string; size: number }[] = hexes.map((hex) => ({ hex: hex!, size: Number.NaN }));
+  unhashed.forEach((k, u) => (hashed[k] = read[u]));
   const changed = new Map<number, { hex: string; size: number }>();
   const added: { path: string; line: string; hex: string; size: number; point: number }[] = [];
-  for (const [file, at] of placesOf(reuse.writtenFiles)) {
-    const h = hashOf(file);
+  written.forEach(([file, at], k) => {
+    const h = hashed[k];
     if (at >= 0) {
       if (h.hex !== hexOf(at)) changed.set(at, h);
     } else {
       added.push({ path: file, line: manifestLine(file, h.hex), ...h, point: -1 - at });
     }
-  }
-  // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
-  // new written ones, else a file came or left some other way: counted, not listed.
-  const gone = new Uint8Array(n);
-  let removed = 0;
+  });
   if (reuse.listChanged) {
-    for (const [, at] of placesOf(listing!.removed!)) {
-      if (at < 0 || gone[at]) continue;
-      if (changed.has(at)) return null;
-      gone[at] = 1;
-      removed++;
-    }
-    let now = 0;
-    for (const p of listing!.files) if (inScope(p)) now++;
+    // A file both rewritten and removed (the writer's lists disagree): made from the listing.
+    for (const at of changed.keys()) if (gone[at]) return null;
     if (now !== n - removed + added.length) return null;
   }
   // Folders: the listing's (those of the scope, in tree order), else (no file left) the previous ones and those of the new files.

@@ -137,7 +137,7 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     mkdirSync(path.dirname(archiveFile), { recursive: true });
     const reuse = written === null ? null : previousArchive(outDir, scope, level, archiveFile, path.join(root, files.manifest), written, listChanged, intact(files.archive) && intact(files.manifest));
     // The previous archive patched member by member (files rewritten, added or removed); none of the scope's: it stays.
-    const patch = reuse ? patchPlan(root, scope, reuse, listing) : null;
+    const patch = reuse ? await patchPlan(root, scope, reuse, listing) : null;
     if (patch && patch.same) {
       reuse!.close();
       let [filesIn, bytesIn] = [0, 0];
