@@ -87,7 +87,7 @@ import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts
 import { byPathBytes, byUnitRank, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
 import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
-import { Compressor, hashFiles } from './gzip.ts';
+import { Compressor, hashFiles, type Chunking, type FileChunk } from './gzip.ts';
 import { DIGEST, DigestTable } from './digest-table.ts';
 import { openNoAtime } from './no-atime.ts';
 
@@ -338,21 +338,30 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   // each copied when its bytes are a previous member's: one changed record recompresses the chunk around it.
   // before: its chunks in the previous archive (ArchiveIndex size), where they are known.
   const large = (e: GroupEntry, content: Buffer, place: number, before: ArchiveIndex['members'] = []) => {
+    e.hex ??= sha256(content);
+    largeOf(e, content.length, place, contentChunks(content, before), (from, to) => chunkTar(content, from, to));
+  };
+  // A large file of this size and hash (e.hex), cut into these chunks (a digest where known), tarOf giving a chunk's tar bytes.
+  const largeOf = (e: GroupEntry, size: number, place: number, chunks: Iterable<[number, number, string?]>, tarOf: (from: number, to: number) => Buffer) => {
     const entries: [number, number] = [place, place + 1];
-    const hex = (e.hex ??= sha256(content));
+    const hex = e.hex!;
     const owner = hex;
     list(e.path, manifestLine(e.path, hex));
     tarred.files++;
-    tarred.bytes += content.length;
-    const header = entryHeader(at(e.path), 'file', content.length, contentMtime(hex));
+    tarred.bytes += size;
+    const header = entryHeader(at(e.path), 'file', size, contentMtime(hex));
     const headerDigest = headerOf(e.path, hex);
     const oldHeader = reuse ? previous.get(headerDigest) : undefined;
-    inFlight.push(oldHeader ? again(oldHeader, entries) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: content.length, owner, entries })));
-    for (const [from, to, known] of contentChunks(content, before)) {
-      const tar = chunkTar(content, from, to);
-      const digest = known ?? `c${hash('sha1', tar, 'base64url')}`;
+    inFlight.push(oldHeader ? again(oldHeader, entries) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: size, owner, entries })));
+    for (const [from, to, known] of chunks) {
+      let tar: Buffer | undefined;
+      const digest = known ?? `c${hash('sha1', (tar = tarOf(from, to)), 'base64url')}`;
       const old = reuse ? previous.get(digest) : undefined;
-      inFlight.push(old ? again(old, entries).then((m) => ({ ...m, owner })) : compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries, size: to - from })));
+      if (old) inFlight.push(again(old, entries).then((m) => ({ ...m, owner })));
+      else {
+        tar ??= tarOf(from, to);
+        inFlight.push(compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries, size: to - from })));
+      }
     }
   };
   // Another release's archive: the folders it lies in first (releases/, releases/2026/).
@@ -505,7 +514,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
    * entries, and so the members, are the same). The manifest's pieces likewise.
    */
   async function* patched(p: ArchivePatch): AsyncGenerator<ArchiveMember> {
-    const { before, places, manifest: text, fileFrom, dirFrom, entryAt, entryStart, entryFlags, lineAt, lineStart, lineFlags, fresh } = p;
+    const { before, places, manifest: text, fileFrom, dirFrom, entryAt, entryStart, entryFlags, lineAt, lineStart, lineFlags, fresh, chunked } = p;
     const dOld = before.dirs.length;
     const endOld = dOld + before.prefix.length;
     const dNew = places.dirs.length;
@@ -575,7 +584,16 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
             // Its own bytes, as before: a large file's members are the previous ones; else its bytes are read.
             const wasFirst = i >= 0 && before.target[i] === -1;
             const old = !isFresh && wasFirst ? largeAt.get(dOld + i) : undefined;
-            if (old) {
+            // A written large file cut as it was hashed: only its chunks no previous member holds are read.
+            const cut = isFresh ? chunked.get(j) : undefined;
+            if (cut) {
+              if (group.length > 0) flush(group, from, place);
+              group = [];
+              from = place + 1;
+              bytes = 0;
+              places.size[j] = cut.size;
+              largeOf({ kind: 'file', path: file, hex: hexOf(j) }, cut.size, place, cut.chunks, (a, b) => readChunk(fileOf(file), a, b, cut.size));
+            } else if (old) {
               if (group.length > 0) flush(group, from, place);
               group = [];
               from = place + 1;
@@ -903,6 +921,8 @@ export interface ArchivePatch {
   lineFlags: Uint8Array;
   /** New numbers of the files whose bytes are new or changed (their sizes in places are filled as they are read). */
   fresh: Set<number>;
+  /** The fresh files of LARGE bytes or more cut on a mirror thread as they were hashed (hashFiles): their sizes and chunks. */
+  chunked: Map<number, { size: number; chunks: FileChunk[] }>;
   /** Nothing of the scope changed: the previous archive stays. */
   same: boolean;
 }
@@ -962,7 +982,8 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
   const hexes = written.map(([file]) => sums?.(file));
   const unhashed: number[] = [];
   hexes.forEach((hex, k) => hex === undefined && unhashed.push(k));
-  const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`));
+  // The large ones cut into chunks from the same read: patched() reads only the chunks no previous member holds.
+  const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`), CHUNKING);
   // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
   // new written ones, else a file came or left some other way: counted, not listed.
   const gone = new Uint8Array(n);
@@ -977,10 +998,10 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
     for (const p of listing!.files) if (inScope(p)) now++;
   }
   const read = await hashing;
-  const hashed: { hex: string; size: number }[] = hexes.map((hex) => ({ hex: hex!, size: Number.NaN }));
+  const hashed: { hex: string; size: number; chunks: FileChunk[] | null }[] = hexes.map((hex) => ({ hex: hex!, size: Number.NaN, chunks: null }));
   unhashed.forEach((k, u) => (hashed[k] = read[u]));
-  const changed = new Map<number, { hex: string; size: number }>();
-  const added: { path: string; line: string; hex: string; size: number; point: number }[] = [];
+  const changed = new Map<number, { hex: string; size: number; chunks: FileChunk[] | null }>();
+  const added: { path: string; line: string; hex: string; size: number; chunks: FileChunk[] | null; point: number }[] = [];
   written.forEach(([file, at], k) => {
     const h = hashed[k];
     if (at >= 0) {
@@ -1095,6 +1116,13 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
     fresh.add(j);
     lineFlags[i] |= DIRTY;
   }
+  // The written large files' chunks (hashFiles), by their new numbers.
+  const chunked = new Map<number, { size: number; chunks: FileChunk[] }>();
+  for (const [i, c] of changed) if (c.chunks) chunked.set(lineAt[i], { size: c.size, chunks: c.chunks });
+  for (let j = 0; j < nNew; j++) {
+    const a = fileFrom[j] < 0 ? added[-1 - fileFrom[j]] : undefined;
+    if (a?.chunks) chunked.set(j, { size: a.size, chunks: a.chunks });
+  }
   // The files of the bytes whose first copy may have moved, in the new order: the first is itself, every other a link to it.
   const holding = new Map<string, number[]>();
   for (let j = 0; j < nNew; j++) {
@@ -1158,6 +1186,7 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
     lineStart,
     lineFlags,
     fresh,
+    chunked,
     same,
   };
 }
@@ -1223,6 +1252,9 @@ const GEAR = (() => {
   }
   return table;
 })();
+
+/** The cut of large files as hashFiles' threads make it (contentChunks, scanning; exported for its test). */
+export const CHUNKING: Chunking = { large: LARGE, min: CHUNK_MIN, max: CHUNK_MAX, bits: CHUNK_BITS, gear: GEAR };
 
 /**
  * Where a large file's bytes are cut into members: after CHUNK_MIN bytes, at the first byte where a
@@ -1291,6 +1323,19 @@ function cutAt(content: Buffer, from: number): number {
 /** A chunk's tar bytes (the last one padded to the block) and digest ("c": of its bytes, never taken for a group's or the manifest's, of their entries and lines). */
 const chunkTar = (content: Buffer, from: number, to: number) => (to === content.length ? Buffer.concat([content.subarray(from, to), padding(content.length)]) : content.subarray(from, to));
 const chunkDigest = (content: Buffer, from: number, to: number) => `c${hash('sha1', chunkTar(content, from, to), 'base64url')}`;
+
+/** A chunk's tar bytes (chunkTar's) read from a file of this size: the chunk at its end padded to the block with zeros. */
+function readChunk(file: string, from: number, to: number, size: number): Buffer {
+  const length = to - from;
+  const tar = Buffer.alloc(to === size ? length + padding(size).length : length);
+  const fd = openToRead(file);
+  try {
+    for (let at = 0; at < length; ) at += readSync(fd, tar, at, length - at, from + at) || fail(file);
+  } finally {
+    closeSync(fd);
+  }
+  return tar;
+}
 
 /** A file's data in the tar stream: its size padded to the block (the bytes a member's cut counts, ends). */
 const tarBytes = (size: number) => size + ((BLOCK - (size % BLOCK)) % BLOCK);

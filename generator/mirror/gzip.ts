@@ -28,7 +28,7 @@ const WORKERS = os.availableParallelism();
 // Plain CommonJS, evaluated (no loader): the build runs from a bundle, tests from tsx.
 const WORKER = `const { parentPort } = require('node:worker_threads');
 const { gzipSync } = require('node:zlib');
-const { closeSync, constants, openSync, readSync, writeSync } = require('node:fs');
+const { closeSync, constants, fstatSync, openSync, readSync, writeSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const streams = new Map();
 const buffer = Buffer.allocUnsafe(4 << 20);
@@ -45,17 +45,55 @@ const open = (file) => {
   }
   return openSync(file, constants.O_RDONLY);
 };
-// A file's SHA-256 (hex) and size, read through the thread's buffer.
-const hashOne = (file) => {
+// A file's SHA-256 (hex) and size, read through the thread's buffer; with chunking given, a file of at
+// least chunking.large bytes is read whole and its chunks given too (hashFiles).
+const KEPT = 16 << 20;
+let whole = Buffer.allocUnsafe(0);
+const ZEROS = Buffer.alloc(512);
+const hashOne = (file, chunking) => {
   const h = createHash('sha256');
   const fd = open(file);
   let size = 0;
   try {
+    const known = chunking ? fstatSync(fd).size : 0;
+    if (chunking && known >= chunking.large) {
+      // One buffer kept for files up to KEPT bytes (a new one a file is as many pages the kernel zeroes); a larger
+      // file (a bulk file of a 10x site) in its own, let go after it (as the main thread reads it whole to cut it).
+      const into = known <= KEPT ? (whole.length < known ? (whole = Buffer.allocUnsafe(KEPT)) : whole) : Buffer.allocUnsafe(known);
+      for (let got; size < known && (got = readSync(fd, into, size, known - size, size)) > 0; ) size += got;
+      const content = into.subarray(0, size);
+      h.update(content);
+      if (readSync(fd, buffer, 0, 1, size) === 0) return [h.digest('hex'), size, chunksOf(content, chunking)];
+      // Grown since its size was asked: the rest hashed below, its chunks left to the main thread.
+    }
     for (let got; (got = readSync(fd, buffer, 0, buffer.length, size)) > 0; size += got) h.update(buffer.subarray(0, got));
   } finally {
     closeSync(fd);
   }
-  return [h.digest('hex'), size];
+  return [h.digest('hex'), size, null];
+};
+// A large file's chunks as mirror/archive.ts contentChunks scans them (its cutAt, the gear hash's table and
+// sizes given), each with its digest (chunkDigest: its tar bytes, the last one padded to the block): from, to, digest.
+const chunksOf = (content, { min, max, bits, gear }) => {
+  const mask = (2 ** bits - 1) * 2 ** (32 - bits);
+  const out = [];
+  for (let from = 0; from < content.length; ) {
+    const last = Math.min(content.length, from + max);
+    let to = last;
+    let h = 0;
+    for (let i = from + min; i < last; i++) {
+      h = ((h << 1) + gear[content[i]]) >>> 0;
+      if ((h & mask) === 0) {
+        to = i + 1;
+        break;
+      }
+    }
+    const sha1 = createHash('sha1').update(content.subarray(from, to));
+    if (to === content.length) sha1.update(ZEROS.subarray(0, (512 - (content.length % 512)) % 512));
+    out.push([from, to, 'c' + sha1.digest('base64url')]);
+    from = to;
+  }
+  return out;
 };
 const put = (s, bytes) => {
   s.sha256.update(bytes);
@@ -65,7 +103,7 @@ parentPort.on('message', (m) => {
   if (m.hash !== undefined) {
     const hashes = [];
     try {
-      for (const file of m.hash) hashes.push(...hashOne(file));
+      for (const file of m.hash) hashes.push(...hashOne(file, m.chunking));
     } catch (error) {
       parentPort.postMessage({ id: m.id, error: String((error && error.message) || error) });
       return;
@@ -128,7 +166,9 @@ interface Slot {
 }
 
 /** What a thread's answer settles: a member's gzip bytes, an archive stream's SHA-256, or files' SHA-256 and size (hashFiles). */
-type Answer = Buffer | string | (string | number)[];
+type Answer = Buffer | string | HashAnswer;
+/** hashFiles' answer from a thread: a file's hex, size and chunks (or null), one after the other. */
+type HashAnswer = (string | number | FileChunk[] | null)[];
 interface Waiting {
   resolve: (value: Answer) => void;
   reject: (e: Error) => void;
@@ -153,7 +193,7 @@ function started(n: number): Slot[] {
     const worker = codeThread(WORKER);
     worker.unref();
     const slot: Slot = { worker, pending: 0 };
-    worker.on('message', (m: { id?: number; out?: Uint8Array; hashes?: (string | number)[]; stream?: number; sha256?: string; error?: string }) => {
+    worker.on('message', (m: { id?: number; out?: Uint8Array; hashes?: HashAnswer; stream?: number; sha256?: string; error?: string }) => {
       const key = m.id ?? m.stream!;
       const job = waiting.get(key);
       if (!job) return;
@@ -254,17 +294,31 @@ export class Compressor {
 /** Files hashed on a mirror thread at once (one message each way a batch: a message costs the main thread about 60-85 us at load). */
 const HASH_BATCH = 64;
 
+/** A large file's chunk: its bytes from, to, and its member's digest (mirror/archive.ts contentChunks, chunkDigest). */
+export type FileChunk = [number, number, string];
+
+/** How mirror/archive.ts cuts a large file (contentChunks): files of `large` bytes or more, its cutAt's sizes and gear table. */
+export interface Chunking {
+  large: number;
+  min: number;
+  max: number;
+  bits: number;
+  gear: Uint32Array;
+}
+
 /**
  * The SHA-256 (hex) and size of each of files (absolute paths), read and hashed on the mirror threads
  * while the main thread goes on: a remove's patchPlan hashes the 3,700 written files over 16 KiB that the
  * writer did not (214 MB), which on the main thread came before each archive's first member, the second
- * archive's behind the first's. With one core, on the main thread (no thread to run beside it).
+ * archive's behind the first's. With chunking, a file of chunking.large bytes or more has its chunks too,
+ * from the same read (the main thread read the 110 MB of a remove's bulk files again to cut them). With one
+ * core, on the main thread (no thread to run beside it), without chunks.
  */
-export function hashFiles(files: readonly string[]): Promise<{ hex: string; size: number }[]> {
+export function hashFiles(files: readonly string[], chunking: Chunking | null = null): Promise<{ hex: string; size: number; chunks: FileChunk[] | null }[]> {
   if (files.length === 0) return Promise.resolve([]);
-  if (WORKERS < 2) return Promise.resolve(files.map((file) => ({ hex: hashFile(file), size: statSync(file).size })));
+  if (WORKERS < 2) return Promise.resolve(files.map((file) => ({ hex: hashFile(file), size: statSync(file).size, chunks: null })));
   const pool = started(WORKERS);
-  const batches: Promise<(string | number)[]>[] = [];
+  const batches: Promise<HashAnswer>[] = [];
   for (let from = 0; from < files.length; from += HASH_BATCH) {
     const batch = files.slice(from, from + HASH_BATCH);
     const at = pool.reduce((a, b) => (b.pending < a.pending ? b : a));
@@ -273,13 +327,13 @@ export function hashFiles(files: readonly string[]): Promise<{ hex: string; size
       new Promise<Answer>((resolve, reject) => {
         waiting.set(id, { resolve, reject, at, label: 'hashing a written file' });
         ask(at);
-        post(at, { id, hash: batch });
-      }) as Promise<(string | number)[]>,
+        post(at, { id, hash: batch, chunking });
+      }) as Promise<HashAnswer>,
     );
   }
   return Promise.all(batches).then((answers) => {
-    const out: { hex: string; size: number }[] = [];
-    for (const pairs of answers) for (let k = 0; k < pairs.length; k += 2) out.push({ hex: pairs[k] as string, size: pairs[k + 1] as number });
+    const out: { hex: string; size: number; chunks: FileChunk[] | null }[] = [];
+    for (const triples of answers) for (let k = 0; k < triples.length; k += 3) out.push({ hex: triples[k] as string, size: triples[k + 1] as number, chunks: triples[k + 2] as FileChunk[] | null });
     return out;
   });
 }
