@@ -87,7 +87,7 @@ import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts
 import { byPathBytes, byUnitRank, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
 import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
-import { Compressor, hashFiles, type Chunking, type FileChunk } from './gzip.ts';
+import { Compressor, hashFiles, type Chunking, type FileChunk, type PreviousChunks } from './gzip.ts';
 import { DIGEST, DigestTable } from './digest-table.ts';
 import { openNoAtime } from './no-atime.ts';
 
@@ -982,8 +982,17 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
   const hexes = written.map(([file]) => sums?.(file));
   const unhashed: number[] = [];
   hexes.forEach((hex, k) => hex === undefined && unhashed.push(k));
-  // The large ones cut into chunks from the same read: patched() reads only the chunks no previous member holds.
-  const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`), CHUNKING);
+  // The large ones cut into chunks from the same read, their previous chunks tried first (a file large before, and
+  // the first of its bytes then, as patched() takes them): patched() reads only the chunks no previous member holds.
+  const owned = new Map<number, ArchiveIndex['members']>();
+  for (const m of reuse.index.members) if (m.owner && m.entries) (owned.get(m.entries[0]) ?? owned.set(m.entries[0], []).get(m.entries[0])!).push(m);
+  const chunksBefore = unhashed.map((k): PreviousChunks | null => {
+    const at = written[k][1];
+    const old = at >= 0 && before.target[at] === -1 ? (owned.get(dOld + at) ?? []).slice(1) : [];
+    if (old.length === 0 || old.some((m) => m.size === undefined)) return null;
+    return [old.map((m) => m.size!), old.map((m) => m.digest)];
+  });
+  const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`), CHUNKING, chunksBefore);
   // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
   // new written ones, else a file came or left some other way: counted, not listed.
   const gone = new Uint8Array(n);

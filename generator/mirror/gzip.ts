@@ -50,7 +50,7 @@ const open = (file) => {
 const KEPT = 16 << 20;
 let whole = Buffer.allocUnsafe(0);
 const ZEROS = Buffer.alloc(512);
-const hashOne = (file, chunking) => {
+const hashOne = (file, chunking, before) => {
   const h = createHash('sha256');
   const fd = open(file);
   let size = 0;
@@ -63,7 +63,7 @@ const hashOne = (file, chunking) => {
       for (let got; size < known && (got = readSync(fd, into, size, known - size, size)) > 0; ) size += got;
       const content = into.subarray(0, size);
       h.update(content);
-      if (readSync(fd, buffer, 0, 1, size) === 0) return [h.digest('hex'), size, chunksOf(content, chunking)];
+      if (readSync(fd, buffer, 0, 1, size) === 0) return [h.digest('hex'), size, chunksOf(content, chunking, before)];
       // Grown since its size was asked: the rest hashed below, its chunks left to the main thread.
     }
     for (let got; (got = readSync(fd, buffer, 0, buffer.length, size)) > 0; size += got) h.update(buffer.subarray(0, got));
@@ -72,26 +72,61 @@ const hashOne = (file, chunking) => {
   }
   return [h.digest('hex'), size, null];
 };
-// A large file's chunks as mirror/archive.ts contentChunks scans them (its cutAt, the gear hash's table and
-// sizes given), each with its digest (chunkDigest: its tar bytes, the last one padded to the block): from, to, digest.
-const chunksOf = (content, { min, max, bits, gear }) => {
+// A large file's chunks as mirror/archive.ts contentChunks cuts them (its cutAt, the gear hash's table and
+// sizes given; before: the file's previous chunks' sizes and digests, tried first where they may begin, as
+// there), each with its digest (chunkDigest: its tar bytes, the last one padded to the block): from, to, digest.
+const digestOf = (content, from, to) => {
+  const sha1 = createHash('sha1').update(content.subarray(from, to));
+  if (to === content.length) sha1.update(ZEROS.subarray(0, (512 - (content.length % 512)) % 512));
+  return 'c' + sha1.digest('base64url');
+};
+const cutAt = (content, from, { min, max, bits, gear }) => {
   const mask = (2 ** bits - 1) * 2 ** (32 - bits);
+  const last = Math.min(content.length, from + max);
+  let h = 0;
+  for (let i = from + min; i < last; i++) {
+    h = ((h << 1) + gear[content[i]]) >>> 0;
+    if ((h & mask) === 0) return i + 1;
+  }
+  return last;
+};
+const chunksOf = (content, chunking, before) => {
   const out = [];
-  for (let from = 0; from < content.length; ) {
-    const last = Math.min(content.length, from + max);
-    let to = last;
-    let h = 0;
-    for (let i = from + min; i < last; i++) {
-      h = ((h << 1) + gear[content[i]]) >>> 0;
-      if ((h & mask) === 0) {
-        to = i + 1;
-        break;
-      }
+  const sizes = before ? before[0] : [];
+  const digests = before ? before[1] : [];
+  const starts = new Map();
+  let oldLength = 0;
+  for (let k = 0; k < sizes.length; k++) {
+    starts.set(oldLength, k);
+    oldLength += sizes[k];
+  }
+  const shift = content.length - oldLength;
+  const ordered = [...starts.keys()];
+  let tries = sizes.length > 0 ? [0] : [];
+  let from = 0;
+  outer: while (from < content.length) {
+    for (const k of tries) {
+      if (k < 0 || k >= sizes.length || from + sizes[k] > content.length || (k === sizes.length - 1 && from + sizes[k] !== content.length)) continue;
+      const to = from + sizes[k];
+      const digest = digestOf(content, from, to);
+      if (digest !== digests[k]) continue;
+      out.push([from, to, digest]);
+      from = to;
+      tries = [k + 1];
+      continue outer;
     }
-    const sha1 = createHash('sha1').update(content.subarray(from, to));
-    if (to === content.length) sha1.update(ZEROS.subarray(0, (512 - (content.length % 512)) % 512));
-    out.push([from, to, 'c' + sha1.digest('base64url')]);
+    const to = cutAt(content, from, chunking);
+    out.push([from, to, digestOf(content, from, to)]);
     from = to;
+    let lo = 0;
+    for (let hi = ordered.length; lo < hi; ) {
+      const mid = (lo + hi) >>> 1;
+      if (ordered[mid] < to) lo = mid + 1;
+      else hi = mid;
+    }
+    const next = starts.get(to - shift);
+    const here = starts.get(to);
+    tries = [...new Set([next === undefined ? -1 : next, here === undefined ? -1 : here, lo - 1, lo])];
   }
   return out;
 };
@@ -103,7 +138,7 @@ parentPort.on('message', (m) => {
   if (m.hash !== undefined) {
     const hashes = [];
     try {
-      for (const file of m.hash) hashes.push(...hashOne(file, m.chunking));
+      for (const [k, file] of m.hash.entries()) hashes.push(...hashOne(file, m.chunking, m.before ? m.before[k] : null));
     } catch (error) {
       parentPort.postMessage({ id: m.id, error: String((error && error.message) || error) });
       return;
@@ -297,6 +332,9 @@ const HASH_BATCH = 64;
 /** A large file's chunk: its bytes from, to, and its member's digest (mirror/archive.ts contentChunks, chunkDigest). */
 export type FileChunk = [number, number, string];
 
+/** A large file's chunks in the previous archive (their sizes and digests, in order), tried first as contentChunks tries them. */
+export type PreviousChunks = [number[], string[]];
+
 /** How mirror/archive.ts cuts a large file (contentChunks): files of `large` bytes or more, its cutAt's sizes and gear table. */
 export interface Chunking {
   large: number;
@@ -311,23 +349,25 @@ export interface Chunking {
  * while the main thread goes on: a remove's patchPlan hashes the 3,700 written files over 16 KiB that the
  * writer did not (214 MB), which on the main thread came before each archive's first member, the second
  * archive's behind the first's. With chunking, a file of chunking.large bytes or more has its chunks too,
- * from the same read (the main thread read the 110 MB of a remove's bulk files again to cut them). With one
+ * from the same read (the main thread read the 110 MB of a remove's bulk files again to cut them), its
+ * previous chunks tried first where given (before, by file: a chunk found so is not scanned). With one
  * core, on the main thread (no thread to run beside it), without chunks.
  */
-export function hashFiles(files: readonly string[], chunking: Chunking | null = null): Promise<{ hex: string; size: number; chunks: FileChunk[] | null }[]> {
+export function hashFiles(files: readonly string[], chunking: Chunking | null = null, before: readonly (PreviousChunks | null)[] = []): Promise<{ hex: string; size: number; chunks: FileChunk[] | null }[]> {
   if (files.length === 0) return Promise.resolve([]);
   if (WORKERS < 2) return Promise.resolve(files.map((file) => ({ hex: hashFile(file), size: statSync(file).size, chunks: null })));
   const pool = started(WORKERS);
   const batches: Promise<HashAnswer>[] = [];
   for (let from = 0; from < files.length; from += HASH_BATCH) {
     const batch = files.slice(from, from + HASH_BATCH);
+    const previous = before.length > 0 ? before.slice(from, from + HASH_BATCH) : null;
     const at = pool.reduce((a, b) => (b.pending < a.pending ? b : a));
     const id = ++asked;
     batches.push(
       new Promise<Answer>((resolve, reject) => {
         waiting.set(id, { resolve, reject, at, label: 'hashing a written file' });
         ask(at);
-        post(at, { id, hash: batch, chunking });
+        post(at, { id, hash: batch, chunking, before: previous });
       }) as Promise<HashAnswer>,
     );
   }

@@ -81,7 +81,7 @@ describe('a large file in the archive', () => {
     }
   });
 
-  it('is cut on a mirror thread as it is hashed (hashFiles) as contentChunks cuts it, each chunk with its tar bytes\' digest; a smaller file is not cut', async () => {
+  it('is cut on a mirror thread as it is hashed (hashFiles) as contentChunks cuts it (scanned, or its previous chunks tried first), each chunk with its tar bytes\' digest; a smaller file is not cut', async () => {
     const dir = path.join(temp, 'hashed');
     mkdirSync(dir, { recursive: true });
     const big = Buffer.from(bulk(4000, 3));
@@ -109,6 +109,26 @@ describe('a large file in the archive', () => {
       });
       expect(want.length, name).toBeGreaterThan(8);
       expect(got[k].chunks, name).toEqual(want);
+    }
+    // Its previous chunks given, tried first as contentChunks tries them: the same cuts and digests.
+    const previous = got[0].chunks!;
+    const at = big.indexOf('>MA2000.1');
+    const edits = [
+      Buffer.concat([big.subarray(0, at), Buffer.from('>MA2000.2 and more'), big.subarray(at + 9)]),
+      Buffer.concat([big, Buffer.from(bulk(3, 9))]),
+      big.subarray(0, big.length - 70_000),
+    ];
+    for (const [k, after] of edits.entries()) writeFileSync(path.join(dir, `edit${k}`), after);
+    const sizes = previous.map(([from, to]) => to - from);
+    const digests = previous.map(([, , digest]) => digest);
+    const tried = await hashFiles(edits.map((_, k) => path.join(dir, `edit${k}`)), CHUNKING, edits.map(() => [sizes, digests]));
+    for (const [k, after] of edits.entries()) {
+      const want = [...contentChunks(after, previous.map(([from, to, digest]) => ({ size: to - from, digest })))].map(([from, to, known]) => {
+        const tar = to === after.length ? Buffer.concat([after.subarray(from, to), Buffer.alloc((512 - (after.length % 512)) % 512)]) : after.subarray(from, to);
+        return [from, to, known ?? `c${createHash('sha1').update(tar).digest('base64url')}`];
+      });
+      expect(tried[k].chunks, `edit ${k}`).toEqual(want);
+      expect(tried[k].chunks!.filter(([, , digest]) => digests.includes(digest)).length, `edit ${k}`).toBeGreaterThan(want.length - 4);
     }
   });
 
