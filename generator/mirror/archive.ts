@@ -87,7 +87,7 @@ import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from './layout.ts
 import { byPathBytes, byUnitRank, hashFile, manifestLine, sha256, walkSite } from './manifest.ts';
 import { isSiteFile } from './layout.ts';
 import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
-import { Compressor } from './gzip.ts';
+import { Compressor, hashFiles, type Chunking, type FileChunk, type PreviousChunks } from './gzip.ts';
 import { DIGEST, DigestTable } from './digest-table.ts';
 import { openNoAtime } from './no-atime.ts';
 import { PREFETCH_MIN_FILES, Prefetch } from './prefetch.ts';
@@ -339,21 +339,30 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   // each copied when its bytes are a previous member's: one changed record recompresses the chunk around it.
   // before: its chunks in the previous archive (ArchiveIndex size), where they are known.
   const large = (e: GroupEntry, content: Buffer, place: number, before: ArchiveIndex['members'] = []) => {
+    e.hex ??= sha256(content);
+    largeOf(e, content.length, place, contentChunks(content, before), (from, to) => chunkTar(content, from, to));
+  };
+  // A large file of this size and hash (e.hex), cut into these chunks (a digest where known), tarOf giving a chunk's tar bytes.
+  const largeOf = (e: GroupEntry, size: number, place: number, chunks: Iterable<[number, number, string?]>, tarOf: (from: number, to: number) => Buffer) => {
     const entries: [number, number] = [place, place + 1];
-    const hex = (e.hex ??= sha256(content));
+    const hex = e.hex!;
     const owner = hex;
     list(e.path, manifestLine(e.path, hex));
     tarred.files++;
-    tarred.bytes += content.length;
-    const header = entryHeader(at(e.path), 'file', content.length, contentMtime(hex));
+    tarred.bytes += size;
+    const header = entryHeader(at(e.path), 'file', size, contentMtime(hex));
     const headerDigest = headerOf(e.path, hex);
     const oldHeader = reuse ? previous.get(headerDigest) : undefined;
-    inFlight.push(oldHeader ? again(oldHeader, entries) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: content.length, owner, entries })));
-    for (const [from, to, known] of contentChunks(content, before)) {
-      const tar = chunkTar(content, from, to);
-      const digest = known ?? `c${hash('sha1', tar, 'base64url')}`;
+    inFlight.push(oldHeader ? again(oldHeader, entries) : compress(header).then((data) => ({ data, digest: headerDigest, files: 1, bytes: size, owner, entries })));
+    for (const [from, to, known] of chunks) {
+      let tar: Buffer | undefined;
+      const digest = known ?? `c${hash('sha1', (tar = tarOf(from, to)), 'base64url')}`;
       const old = reuse ? previous.get(digest) : undefined;
-      inFlight.push(old ? again(old, entries).then((m) => ({ ...m, owner })) : compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries, size: to - from })));
+      if (old) inFlight.push(again(old, entries).then((m) => ({ ...m, owner })));
+      else {
+        tar ??= tarOf(from, to);
+        inFlight.push(compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries, size: to - from })));
+      }
     }
   };
   // Another release's archive: the folders it lies in first (releases/, releases/2026/).
@@ -520,7 +529,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
    * entries, and so the members, are the same). The manifest's pieces likewise.
    */
   async function* patched(p: ArchivePatch): AsyncGenerator<ArchiveMember> {
-    const { before, places, manifest: text, fileFrom, dirFrom, entryAt, entryStart, entryFlags, lineAt, lineStart, lineFlags, fresh } = p;
+    const { before, places, manifest: text, fileFrom, dirFrom, entryAt, entryStart, entryFlags, lineAt, lineStart, lineFlags, fresh, chunked } = p;
     const dOld = before.dirs.length;
     const endOld = dOld + before.prefix.length;
     const dNew = places.dirs.length;
@@ -545,6 +554,12 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       for (let x = a; x < b; x++) if (entryFlags[x] & (GONE | DIRTY | AFTER)) return true;
       return (entryFlags[b] & BREAKS) !== 0 || (b === endOld && (entryFlags[b] & AFTER) !== 0);
     };
+    // The new manifest is whole already (patchPlan): written now and hashed on a mirror thread while the
+    // members are made, for its header after them (on the main thread, 33 MB for the two archives).
+    sink.write(text);
+    const manifestHash = hashFiles([sink.finish()]);
+    // Not waited on until the header: a failure is its rejection then, not an unhandled one now.
+    manifestHash.catch(() => {});
     const arena = new ReadArena();
     for (let k = 0; k < members.length; ) {
       const m = members[k];
@@ -584,7 +599,16 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
             // Its own bytes, as before: a large file's members are the previous ones; else its bytes are read.
             const wasFirst = i >= 0 && before.target[i] === -1;
             const old = !isFresh && wasFirst ? largeAt.get(dOld + i) : undefined;
-            if (old) {
+            // A written large file cut as it was hashed: only its chunks no previous member holds are read.
+            const cut = isFresh ? chunked.get(j) : undefined;
+            if (cut) {
+              if (group.length > 0) flush(group, from, place);
+              group = [];
+              from = place + 1;
+              bytes = 0;
+              places.size[j] = cut.size;
+              largeOf({ kind: 'file', path: file, hex: hexOf(j) }, cut.size, place, cut.chunks, (a, b) => readChunk(fileOf(file), a, b, cut.size));
+            } else if (old) {
               if (group.length > 0) flush(group, from, place);
               group = [];
               from = place + 1;
@@ -629,13 +653,11 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       k = startOf.get(oldEntry(place))!;
     }
     while (inFlight.length > 0) yield await inFlight.shift()!;
-    sink.write(text);
-    sink.finish();
     placed.places = places;
     const size = text.length;
     tarred.files++;
     tarred.bytes += size;
-    placed.manifestSha256 = sha256(text);
+    placed.manifestSha256 = (await manifestHash)[0].hex;
     yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 };
     // The manifest's pieces: each previous one whose lines are as before copied, from each other one on the
     // lines cut again as a full build cuts them (list), until a piece ends where a previous one to keep begins.
@@ -921,6 +943,8 @@ export interface ArchivePatch {
   lineFlags: Uint8Array;
   /** New numbers of the files whose bytes are new or changed (their sizes in places are filled as they are read). */
   fresh: Set<number>;
+  /** The fresh files of LARGE bytes or more cut on a mirror thread as they were hashed (hashFiles): their sizes and chunks. */
+  chunked: Map<number, { size: number; chunks: FileChunk[] }>;
   /** Nothing of the scope changed: the previous archive stays. */
   same: boolean;
 }
@@ -952,7 +976,7 @@ export interface ArchiveReuse {
  * bits. Null: the archive is made from the listing (no places, a list changed without a listing to say how,
  * or one whose count of the scope's files does not add up).
  */
-export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null): ArchivePatch | null {
+export async function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null): Promise<ArchivePatch | null> {
   const { places: before, manifest: text } = reuse;
   if (!before || (reuse.listChanged && !listing?.removed)) return null;
   const n = before.prefix.length;
@@ -961,24 +985,6 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
   const pathOf = (i: number) => text.toString('utf8', before.lines[i] + 66, before.lines[i + 1] - 1);
   const inScope = scopeTest(scope);
   const rootDir = path.resolve(root);
-  // A written file's SHA-256: the writer's (small files), else its bytes read and hashed (read again if its member
-  // is made), through one buffer: read whole into new buffers, the 214 MB of large files a remove writes were
-  // as many pages the kernel zeroed.
-  const sums = listing?.sha256;
-  const buffer = Buffer.allocUnsafeSlow(1 << 20);
-  const hashOf = (file: string): { hex: string; size: number } => {
-    const hex = sums?.(file);
-    if (hex !== undefined) return { hex, size: Number.NaN };
-    const h = createHash('sha256');
-    let size = 0;
-    const fd = openToRead(`${rootDir}${path.sep}${file}`);
-    try {
-      for (let got; (got = readSync(fd, buffer, 0, buffer.length, size)) > 0; size += got) h.update(buffer.subarray(0, got));
-    } finally {
-      closeSync(fd);
-    }
-    return { hex: h.digest('hex'), size };
-  };
   // Paths in the manifest's order, each looked for from the place of the one before (gallop): only the lines
   // looked at are spelt (spelling and looking up every previous path was 0.2 s of an add's or remove's two archives).
   const placesOf = function* (files: Iterable<string>): Generator<[string, number]> {
@@ -989,29 +995,55 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
       yield [file, at];
     }
   };
-  const changed = new Map<number, { hex: string; size: number }>();
-  const added: { path: string; line: string; hex: string; size: number; point: number }[] = [];
-  for (const [file, at] of placesOf(reuse.writtenFiles)) {
-    const h = hashOf(file);
+  // A written file's SHA-256: the writer's (files of at most 16 KiB), else its bytes read and hashed on the
+  // mirror threads (read again if its member is made): the main thread finds the files gone meanwhile and,
+  // waiting, goes on with the other archive's plan (a rebuild makes its two at once). On the main thread,
+  // the 214 MB of a remove's list pages and bulk files came before each archive's first member.
+  const written = [...placesOf(reuse.writtenFiles)];
+  const sums = listing?.sha256;
+  const hexes = written.map(([file]) => sums?.(file));
+  const unhashed: number[] = [];
+  hexes.forEach((hex, k) => hex === undefined && unhashed.push(k));
+  // The large ones cut into chunks from the same read, their previous chunks tried first (a file large before, and
+  // the first of its bytes then, as patched() takes them): patched() reads only the chunks no previous member holds.
+  const owned = new Map<number, ArchiveIndex['members']>();
+  for (const m of reuse.index.members) if (m.owner && m.entries) (owned.get(m.entries[0]) ?? owned.set(m.entries[0], []).get(m.entries[0])!).push(m);
+  const chunksBefore = unhashed.map((k): PreviousChunks | null => {
+    const at = written[k][1];
+    const old = at >= 0 && before.target[at] === -1 ? (owned.get(dOld + at) ?? []).slice(1) : [];
+    if (old.length === 0 || old.some((m) => m.size === undefined)) return null;
+    return [old.map((m) => m.size!), old.map((m) => m.digest)];
+  });
+  const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`), CHUNKING, chunksBefore);
+  // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
+  // new written ones, else a file came or left some other way: counted, not listed.
+  const gone = new Uint8Array(n);
+  let removed = 0;
+  let now = 0;
+  if (reuse.listChanged) {
+    for (const [, at] of placesOf(listing!.removed!)) {
+      if (at < 0 || gone[at]) continue;
+      gone[at] = 1;
+      removed++;
+    }
+    for (const p of listing!.files) if (inScope(p)) now++;
+  }
+  const read = await hashing;
+  const hashed: { hex: string; size: number; chunks: FileChunk[] | null }[] = hexes.map((hex) => ({ hex: hex!, size: Number.NaN, chunks: null }));
+  unhashed.forEach((k, u) => (hashed[k] = read[u]));
+  const changed = new Map<number, { hex: string; size: number; chunks: FileChunk[] | null }>();
+  const added: { path: string; line: string; hex: string; size: number; chunks: FileChunk[] | null; point: number }[] = [];
+  written.forEach(([file, at], k) => {
+    const h = hashed[k];
     if (at >= 0) {
       if (h.hex !== hexOf(at)) changed.set(at, h);
     } else {
       added.push({ path: file, line: manifestLine(file, h.hex), ...h, point: -1 - at });
     }
-  }
-  // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
-  // new written ones, else a file came or left some other way: counted, not listed.
-  const gone = new Uint8Array(n);
-  let removed = 0;
+  });
   if (reuse.listChanged) {
-    for (const [, at] of placesOf(listing!.removed!)) {
-      if (at < 0 || gone[at]) continue;
-      if (changed.has(at)) return null;
-      gone[at] = 1;
-      removed++;
-    }
-    let now = 0;
-    for (const p of listing!.files) if (inScope(p)) now++;
+    // A file both rewritten and removed (the writer's lists disagree): made from the listing.
+    for (const at of changed.keys()) if (gone[at]) return null;
     if (now !== n - removed + added.length) return null;
   }
   // Folders: the listing's (those of the scope, in tree order), else (no file left) the previous ones and those of the new files.
@@ -1115,6 +1147,13 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     fresh.add(j);
     lineFlags[i] |= DIRTY;
   }
+  // The written large files' chunks (hashFiles), by their new numbers.
+  const chunked = new Map<number, { size: number; chunks: FileChunk[] }>();
+  for (const [i, c] of changed) if (c.chunks) chunked.set(lineAt[i], { size: c.size, chunks: c.chunks });
+  for (let j = 0; j < nNew; j++) {
+    const a = fileFrom[j] < 0 ? added[-1 - fileFrom[j]] : undefined;
+    if (a?.chunks) chunked.set(j, { size: a.size, chunks: a.chunks });
+  }
   // The files of the bytes whose first copy may have moved, in the new order: the first is itself, every other a link to it.
   const holding = new Map<string, number[]>();
   for (let j = 0; j < nNew; j++) {
@@ -1178,6 +1217,7 @@ export function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse,
     lineStart,
     lineFlags,
     fresh,
+    chunked,
     same,
   };
 }
@@ -1243,6 +1283,9 @@ const GEAR = (() => {
   }
   return table;
 })();
+
+/** The cut of large files as hashFiles' threads make it (contentChunks, scanning; exported for its test). */
+export const CHUNKING: Chunking = { large: LARGE, min: CHUNK_MIN, max: CHUNK_MAX, bits: CHUNK_BITS, gear: GEAR };
 
 /**
  * Where a large file's bytes are cut into members: after CHUNK_MIN bytes, at the first byte where a
@@ -1311,6 +1354,19 @@ function cutAt(content: Buffer, from: number): number {
 /** A chunk's tar bytes (the last one padded to the block) and digest ("c": of its bytes, never taken for a group's or the manifest's, of their entries and lines). */
 const chunkTar = (content: Buffer, from: number, to: number) => (to === content.length ? Buffer.concat([content.subarray(from, to), padding(content.length)]) : content.subarray(from, to));
 const chunkDigest = (content: Buffer, from: number, to: number) => `c${hash('sha1', chunkTar(content, from, to), 'base64url')}`;
+
+/** A chunk's tar bytes (chunkTar's) read from a file of this size: the chunk at its end padded to the block with zeros. */
+function readChunk(file: string, from: number, to: number, size: number): Buffer {
+  const length = to - from;
+  const tar = Buffer.alloc(to === size ? length + padding(size).length : length);
+  const fd = openToRead(file);
+  try {
+    for (let at = 0; at < length; ) at += readSync(fd, tar, at, length - at, from + at) || fail(file);
+  } finally {
+    closeSync(fd);
+  }
+  return tar;
+}
 
 /** A file's data in the tar stream: its size padded to the block (the bytes a member's cut counts, ends). */
 const tarBytes = (size: number) => size + ((BLOCK - (size % BLOCK)) % BLOCK);

@@ -14,6 +14,8 @@
 import type { Worker } from 'node:worker_threads';
 import { codeThread } from './threads.ts';
 import { gzipSync } from 'node:zlib';
+import { statSync } from 'node:fs';
+import { hashFile } from './manifest.ts';
 import os from 'node:os';
 
 /** Members compressed before more threads start, on those started or else on the main thread (a rebuild's dozens, not the thousands of a full build). */
@@ -26,15 +28,124 @@ const WORKERS = os.availableParallelism();
 // Plain CommonJS, evaluated (no loader): the build runs from a bundle, tests from tsx.
 const WORKER = `const { parentPort } = require('node:worker_threads');
 const { gzipSync } = require('node:zlib');
-const { readSync, writeSync } = require('node:fs');
+const { closeSync, constants, fstatSync, openSync, readSync, writeSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const streams = new Map();
 const buffer = Buffer.allocUnsafe(4 << 20);
+// Files read without setting their access time while the thread may ask it (mirror/no-atime.ts).
+let noAtime = constants.O_NOATIME || 0;
+const open = (file) => {
+  if (noAtime !== 0) {
+    try {
+      return openSync(file, constants.O_RDONLY | noAtime);
+    } catch (error) {
+      if (error.code !== 'EPERM') throw error;
+      noAtime = 0;
+    }
+  }
+  return openSync(file, constants.O_RDONLY);
+};
+// A file's SHA-256 (hex) and size, read through the thread's buffer; with chunking given, a file of at
+// least chunking.large bytes is read whole and its chunks given too (hashFiles).
+const KEPT = 16 << 20;
+let whole = Buffer.allocUnsafe(0);
+const ZEROS = Buffer.alloc(512);
+const hashOne = (file, chunking, before) => {
+  const h = createHash('sha256');
+  const fd = open(file);
+  let size = 0;
+  try {
+    const known = chunking ? fstatSync(fd).size : 0;
+    if (chunking && known >= chunking.large) {
+      // One buffer kept for files up to KEPT bytes (a new one a file is as many pages the kernel zeroes); a larger
+      // file (a bulk file of a 10x site) in its own, let go after it (as the main thread reads it whole to cut it).
+      const into = known <= KEPT ? (whole.length < known ? (whole = Buffer.allocUnsafe(KEPT)) : whole) : Buffer.allocUnsafe(known);
+      for (let got; size < known && (got = readSync(fd, into, size, known - size, size)) > 0; ) size += got;
+      const content = into.subarray(0, size);
+      h.update(content);
+      if (readSync(fd, buffer, 0, 1, size) === 0) return [h.digest('hex'), size, chunksOf(content, chunking, before)];
+      // Grown since its size was asked: the rest hashed below, its chunks left to the main thread.
+    }
+    for (let got; (got = readSync(fd, buffer, 0, buffer.length, size)) > 0; size += got) h.update(buffer.subarray(0, got));
+  } finally {
+    closeSync(fd);
+  }
+  return [h.digest('hex'), size, null];
+};
+// A large file's chunks as mirror/archive.ts contentChunks cuts them (its cutAt, the gear hash's table and
+// sizes given; before: the file's previous chunks' sizes and digests, tried first where they may begin, as
+// there), each with its digest (chunkDigest: its tar bytes, the last one padded to the block): from, to, digest.
+const digestOf = (content, from, to) => {
+  const sha1 = createHash('sha1').update(content.subarray(from, to));
+  if (to === content.length) sha1.update(ZEROS.subarray(0, (512 - (content.length % 512)) % 512));
+  return 'c' + sha1.digest('base64url');
+};
+const cutAt = (content, from, { min, max, bits, gear }) => {
+  const mask = (2 ** bits - 1) * 2 ** (32 - bits);
+  const last = Math.min(content.length, from + max);
+  let h = 0;
+  for (let i = from + min; i < last; i++) {
+    h = ((h << 1) + gear[content[i]]) >>> 0;
+    if ((h & mask) === 0) return i + 1;
+  }
+  return last;
+};
+const chunksOf = (content, chunking, before) => {
+  const out = [];
+  const sizes = before ? before[0] : [];
+  const digests = before ? before[1] : [];
+  const starts = new Map();
+  let oldLength = 0;
+  for (let k = 0; k < sizes.length; k++) {
+    starts.set(oldLength, k);
+    oldLength += sizes[k];
+  }
+  const shift = content.length - oldLength;
+  const ordered = [...starts.keys()];
+  let tries = sizes.length > 0 ? [0] : [];
+  let from = 0;
+  outer: while (from < content.length) {
+    for (const k of tries) {
+      if (k < 0 || k >= sizes.length || from + sizes[k] > content.length || (k === sizes.length - 1 && from + sizes[k] !== content.length)) continue;
+      const to = from + sizes[k];
+      const digest = digestOf(content, from, to);
+      if (digest !== digests[k]) continue;
+      out.push([from, to, digest]);
+      from = to;
+      tries = [k + 1];
+      continue outer;
+    }
+    const to = cutAt(content, from, chunking);
+    out.push([from, to, digestOf(content, from, to)]);
+    from = to;
+    let lo = 0;
+    for (let hi = ordered.length; lo < hi; ) {
+      const mid = (lo + hi) >>> 1;
+      if (ordered[mid] < to) lo = mid + 1;
+      else hi = mid;
+    }
+    const next = starts.get(to - shift);
+    const here = starts.get(to);
+    tries = [...new Set([next === undefined ? -1 : next, here === undefined ? -1 : here, lo - 1, lo])];
+  }
+  return out;
+};
 const put = (s, bytes) => {
   s.sha256.update(bytes);
   for (let at = 0; at < bytes.length; ) at += writeSync(s.out, bytes, at);
 };
 parentPort.on('message', (m) => {
+  if (m.hash !== undefined) {
+    const hashes = [];
+    try {
+      for (const [k, file] of m.hash.entries()) hashes.push(...hashOne(file, m.chunking, m.before ? m.before[k] : null));
+    } catch (error) {
+      parentPort.postMessage({ id: m.id, error: String((error && error.message) || error) });
+      return;
+    }
+    parentPort.postMessage({ id: m.id, hashes });
+    return;
+  }
   if (m.stream === undefined) {
     const { id, data, level } = m;
     let out;
@@ -89,11 +200,16 @@ interface Slot {
   pending: number;
 }
 
-/** What a thread's answer settles: a member's gzip bytes, or an archive stream's SHA-256. */
+/** What a thread's answer settles: a member's gzip bytes, an archive stream's SHA-256, or files' SHA-256 and size (hashFiles). */
+type Answer = Buffer | string | HashAnswer;
+/** hashFiles' answer from a thread: a file's hex, size and chunks (or null), one after the other. */
+type HashAnswer = (string | number | FileChunk[] | null)[];
 interface Waiting {
-  resolve: (value: Buffer | string) => void;
+  resolve: (value: Answer) => void;
   reject: (e: Error) => void;
   at: Slot;
+  /** What a failure's message names (a member's compression by default). */
+  label?: string;
 }
 
 /** The process's mirror threads (started as needed, up to WORKERS), and what they have yet to answer. */
@@ -111,14 +227,14 @@ function started(n: number): Slot[] {
   while (threads.length < n) {
     const worker = codeThread(WORKER);
     const slot: Slot = { worker, pending: 0 };
-    worker.on('message', (m: { id?: number; out?: Uint8Array; stream?: number; sha256?: string; error?: string }) => {
+    worker.on('message', (m: { id?: number; out?: Uint8Array; hashes?: HashAnswer; stream?: number; sha256?: string; error?: string }) => {
       const key = m.id ?? m.stream!;
       const job = waiting.get(key);
       if (!job) return;
       waiting.delete(key);
       done(job.at);
-      if (m.error !== undefined) job.reject(new Error(m.id === undefined ? `writing the archive: ${m.error}` : `gzip: ${m.error}`));
-      else job.resolve(m.id === undefined ? m.sha256! : fix(m.out!));
+      if (m.error !== undefined) job.reject(new Error(m.id === undefined ? `writing the archive: ${m.error}` : `${job.label ?? 'gzip'}: ${m.error}`));
+      else job.resolve(m.id === undefined ? m.sha256! : m.hashes ?? fix(m.out!));
     });
     worker.on('error', (error: Error) => fail(error));
     worker.on('exit', (code) => {
@@ -206,7 +322,7 @@ export class Compressor {
     }
     const at = pool.reduce((a, b) => (b.pending < a.pending ? b : a));
     const id = ++asked;
-    return new Promise<Buffer | string>((resolve, reject) => {
+    return new Promise<Answer>((resolve, reject) => {
       waiting.set(id, { resolve, reject, at });
       ask(at);
       const data = transferable(tar);
@@ -216,6 +332,58 @@ export class Compressor {
 
   /** Nothing to stop: the threads are the process's, kept for the next archive (stopThreads). */
   close(): void {}
+}
+
+/** Files hashed on a mirror thread at once (one message each way a batch: a message costs the main thread about 60-85 us at load). */
+const HASH_BATCH = 64;
+
+/** A large file's chunk: its bytes from, to, and its member's digest (mirror/archive.ts contentChunks, chunkDigest). */
+export type FileChunk = [number, number, string];
+
+/** A large file's chunks in the previous archive (their sizes and digests, in order), tried first as contentChunks tries them. */
+export type PreviousChunks = [number[], string[]];
+
+/** How mirror/archive.ts cuts a large file (contentChunks): files of `large` bytes or more, its cutAt's sizes and gear table. */
+export interface Chunking {
+  large: number;
+  min: number;
+  max: number;
+  bits: number;
+  gear: Uint32Array;
+}
+
+/**
+ * The SHA-256 (hex) and size of each of files (absolute paths), read and hashed on the mirror threads
+ * while the main thread goes on: a remove's patchPlan hashes the 3,700 written files over 16 KiB that the
+ * writer did not (214 MB), which on the main thread came before each archive's first member, the second
+ * archive's behind the first's. With chunking, a file of chunking.large bytes or more has its chunks too,
+ * from the same read (the main thread read the 110 MB of a remove's bulk files again to cut them), its
+ * previous chunks tried first where given (before, by file: a chunk found so is not scanned). With one
+ * core, on the main thread (no thread to run beside it), without chunks.
+ */
+export function hashFiles(files: readonly string[], chunking: Chunking | null = null, before: readonly (PreviousChunks | null)[] = []): Promise<{ hex: string; size: number; chunks: FileChunk[] | null }[]> {
+  if (files.length === 0) return Promise.resolve([]);
+  if (WORKERS < 2) return Promise.resolve(files.map((file) => ({ hex: hashFile(file), size: statSync(file).size, chunks: null })));
+  const pool = started(WORKERS);
+  const batches: Promise<HashAnswer>[] = [];
+  for (let from = 0; from < files.length; from += HASH_BATCH) {
+    const batch = files.slice(from, from + HASH_BATCH);
+    const previous = before.length > 0 ? before.slice(from, from + HASH_BATCH) : null;
+    const at = pool.reduce((a, b) => (b.pending < a.pending ? b : a));
+    const id = ++asked;
+    batches.push(
+      new Promise<Answer>((resolve, reject) => {
+        waiting.set(id, { resolve, reject, at, label: 'hashing a written file' });
+        ask(at);
+        post(at, { id, hash: batch, chunking, before: previous });
+      }) as Promise<HashAnswer>,
+    );
+  }
+  return Promise.all(batches).then((answers) => {
+    const out: { hex: string; size: number; chunks: FileChunk[] | null }[] = [];
+    for (const triples of answers) for (let k = 0; k < triples.length; k += 3) out.push({ hex: triples[k] as string, size: triples[k + 1] as number, chunks: triples[k + 2] as FileChunk[] | null });
+    return out;
+  });
 }
 
 /**
@@ -242,7 +410,7 @@ export class ArchiveStream {
     // The least busy thread (the first started, when none is: a rebuild's few members need no other), of
     // as many as archives are being written: two archives' runs copied on one thread were copied in turn.
     this.at = started(Math.min(WORKERS, ++ArchiveStream.open)).reduce((a, b) => (b.pending < a.pending ? b : a));
-    this.result = new Promise<Buffer | string>((resolve, reject) => {
+    this.result = new Promise<Answer>((resolve, reject) => {
       waiting.set(this.id, { resolve, reject, at: this.at });
     }) as Promise<string>;
     ask(this.at);

@@ -140,7 +140,7 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     // The previous archive patched member by member (files rewritten, added or removed); none of the scope's: it stays.
     const tag = scope.dir || 'root';
     mark(`mirror ${tag}: previous archive read`);
-    const patch = reuse ? patchPlan(root, scope, reuse, listing) : null;
+    const patch = reuse ? await patchPlan(root, scope, reuse, listing) : null;
     mark(`mirror ${tag}: patch planned`);
     if (patch && patch.same) {
       reuse!.close();

@@ -7,7 +7,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ArchiveStream, Compressor, startedThreads, stopThreads } from '../../generator/mirror/gzip.ts';
+import { ArchiveStream, Compressor, hashFiles, startedThreads, stopThreads } from '../../generator/mirror/gzip.ts';
 
 /** Deterministic, compressible bytes of several sizes: a member's tar, a view of a larger buffer, an empty one. */
 function members(count: number): Buffer[] {
@@ -71,6 +71,35 @@ describe('gzip members', () => {
     } finally {
       compressor.close();
     }
+  });
+});
+
+describe('files hashed on the mirror threads', () => {
+  it('give each file its SHA-256 and size, in the order asked, over several batches and larger than a thread\'s buffer', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'hash-files-'));
+    try {
+      const files: string[] = [];
+      const bytes: Buffer[] = [];
+      // 150 files: three batches; one empty, one of 9 MB (its thread reads 4 MB at a time).
+      for (let i = 0; i < 150; i++) {
+        const b = i === 7 ? Buffer.alloc(0) : i === 100 ? Buffer.alloc(9 << 20, 'ab') : Buffer.from(`page ${i}\n`.repeat(1 + ((i * 53) % 3000)));
+        const file = path.join(dir, `f${i}.json`);
+        writeFileSync(file, b);
+        files.push(file);
+        bytes.push(b);
+      }
+      const got = await hashFiles(files);
+      expect(got.map((g) => g.size)).toEqual(bytes.map((b) => b.length));
+      expect(got.map((g) => g.hex)).toEqual(bytes.map((b) => createHash('sha256').update(b).digest('hex')));
+      expect(await hashFiles([])).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a file that cannot be read fails the hashing, naming it', async () => {
+    const missing = path.join(os.tmpdir(), `hash-files-missing-${process.pid}`);
+    await expect(hashFiles([missing])).rejects.toThrow(missing);
   });
 });
 

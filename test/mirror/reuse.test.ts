@@ -10,7 +10,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeMirror, writeMirror } from '../../generator/write/mirror.ts';
 import { stateDir } from '../../generator/write/state.ts';
-import { contentChunks } from '../../generator/mirror/archive.ts';
+import { CHUNKING, contentChunks } from '../../generator/mirror/archive.ts';
+import { hashFiles } from '../../generator/mirror/gzip.ts';
 import { walkSite } from '../../generator/mirror/manifest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
 
@@ -77,6 +78,57 @@ describe('a large file in the archive', () => {
       // Chunks found as they were are not scanned: every one but those around the edits.
       const found = tried.filter((c) => c[2] !== undefined).length;
       expect(found, name).toBeGreaterThanOrEqual(name === 'same' ? tried.length : tried.length - 4);
+    }
+  });
+
+  it('is cut on a mirror thread as it is hashed (hashFiles) as contentChunks cuts it (scanned, or its previous chunks tried first), each chunk with its tar bytes\' digest; a smaller file is not cut', async () => {
+    const dir = path.join(temp, 'hashed');
+    mkdirSync(dir, { recursive: true });
+    const big = Buffer.from(bulk(4000, 3));
+    const files: Record<string, Buffer> = {
+      big,
+      // A length of whole blocks (its last chunk not padded), one byte more than a block's, and a file just below LARGE.
+      blocks: big.subarray(0, big.length - (big.length % 512)),
+      over: big.subarray(0, big.length - (big.length % 512) + 1),
+      small: big.subarray(0, CHUNKING.large - 1),
+    };
+    const names = Object.keys(files);
+    for (const name of names) writeFileSync(path.join(dir, name), files[name]);
+    const got = await hashFiles(names.map((name) => path.join(dir, name)), CHUNKING);
+    for (const [k, name] of names.entries()) {
+      const bytes = files[name];
+      expect(got[k].hex, name).toBe(createHash('sha256').update(bytes).digest('hex'));
+      expect(got[k].size, name).toBe(bytes.length);
+      if (name === 'small') {
+        expect(got[k].chunks).toBeNull();
+        continue;
+      }
+      const want = [...contentChunks(bytes)].map(([from, to]) => {
+        const tar = to === bytes.length ? Buffer.concat([bytes.subarray(from, to), Buffer.alloc((512 - (bytes.length % 512)) % 512)]) : bytes.subarray(from, to);
+        return [from, to, `c${createHash('sha1').update(tar).digest('base64url')}`];
+      });
+      expect(want.length, name).toBeGreaterThan(8);
+      expect(got[k].chunks, name).toEqual(want);
+    }
+    // Its previous chunks given, tried first as contentChunks tries them: the same cuts and digests.
+    const previous = got[0].chunks!;
+    const at = big.indexOf('>MA2000.1');
+    const edits = [
+      Buffer.concat([big.subarray(0, at), Buffer.from('>MA2000.2 and more'), big.subarray(at + 9)]),
+      Buffer.concat([big, Buffer.from(bulk(3, 9))]),
+      big.subarray(0, big.length - 70_000),
+    ];
+    for (const [k, after] of edits.entries()) writeFileSync(path.join(dir, `edit${k}`), after);
+    const sizes = previous.map(([from, to]) => to - from);
+    const digests = previous.map(([, , digest]) => digest);
+    const tried = await hashFiles(edits.map((_, k) => path.join(dir, `edit${k}`)), CHUNKING, edits.map(() => [sizes, digests]));
+    for (const [k, after] of edits.entries()) {
+      const want = [...contentChunks(after, previous.map(([from, to, digest]) => ({ size: to - from, digest })))].map(([from, to, known]) => {
+        const tar = to === after.length ? Buffer.concat([after.subarray(from, to), Buffer.alloc((512 - (after.length % 512)) % 512)]) : after.subarray(from, to);
+        return [from, to, known ?? `c${createHash('sha1').update(tar).digest('base64url')}`];
+      });
+      expect(tried[k].chunks, `edit ${k}`).toEqual(want);
+      expect(tried[k].chunks!.filter(([, , digest]) => digests.includes(digest)).length, `edit ${k}`).toBeGreaterThan(want.length - 4);
     }
   });
 
