@@ -34,4 +34,19 @@ describe('FirstPlaces (the first file of each bytes in an archive pass)', () => 
     expect(firsts.firstOr('short', 5)).toBe(4);
     expect(firsts.firstOr(sha('x'), 6)).toBe(2);
   });
+
+  it('says whether bytes were noted without noting them (has: the reads made ahead ask it)', () => {
+    const firsts = new FirstPlaces();
+    expect(firsts.has(sha('a'))).toBe(false);
+    expect(firsts.has(sha('a'))).toBe(false);
+    expect(firsts.firstOr(sha('a'), 9)).toBeUndefined();
+    expect(firsts.has(sha('a'))).toBe(true);
+    expect(firsts.has(sha('b'))).toBe(false);
+    expect(firsts.has('short')).toBe(false);
+    firsts.firstOr('short', 10);
+    expect(firsts.has('short')).toBe(true);
+    // Asked, never noted: the first of these bytes is the next place given.
+    expect(firsts.firstOr(sha('b'), 11)).toBeUndefined();
+    expect(firsts.firstOr(sha('b'), 12)).toBe(11);
+  });
 });
