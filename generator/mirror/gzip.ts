@@ -16,6 +16,7 @@ import { codeThread } from './threads.ts';
 import { gzipSync } from 'node:zlib';
 import { statSync } from 'node:fs';
 import { hashFile } from './manifest.ts';
+import { OPEN_NO_ATIME_CODE } from './no-atime.ts';
 import os from 'node:os';
 
 /** Members compressed before more threads start, on those started or else on the main thread (a rebuild's dozens, not the thousands of a full build). */
@@ -28,23 +29,12 @@ const WORKERS = os.availableParallelism();
 // Plain CommonJS, evaluated (no loader): the build runs from a bundle, tests from tsx.
 const WORKER = `const { parentPort } = require('node:worker_threads');
 const { gzipSync } = require('node:zlib');
-const { closeSync, constants, fstatSync, openSync, readSync, writeSync } = require('node:fs');
+const { closeSync, constants, fstatSync, readSync, writeSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const streams = new Map();
 const buffer = Buffer.allocUnsafe(4 << 20);
 // Files read without setting their access time while the thread may ask it (mirror/no-atime.ts).
-let noAtime = constants.O_NOATIME || 0;
-const open = (file) => {
-  if (noAtime !== 0) {
-    try {
-      return openSync(file, constants.O_RDONLY | noAtime);
-    } catch (error) {
-      if (error.code !== 'EPERM') throw error;
-      noAtime = 0;
-    }
-  }
-  return openSync(file, constants.O_RDONLY);
-};
+${OPEN_NO_ATIME_CODE}
 // A file's SHA-256 (hex) and size, read through the thread's buffer; with chunking given, a file of at
 // least chunking.large bytes is read whole and its chunks given too (hashFiles).
 const KEPT = 16 << 20;
@@ -52,7 +42,7 @@ let whole = Buffer.allocUnsafe(0);
 const ZEROS = Buffer.alloc(512);
 const hashOne = (file, chunking, before) => {
   const h = createHash('sha256');
-  const fd = open(file);
+  const fd = openNoAtime(file, constants.O_RDONLY);
   let size = 0;
   try {
     const known = chunking ? fstatSync(fd).size : 0;

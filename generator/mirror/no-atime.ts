@@ -1,5 +1,5 @@
-// Site files opened without updating their access time, by the mirror's reads (archive.ts) and a rebuild's compare
-// (write/files.ts).
+// Site files opened without updating their access time, by the mirror's reads (archive.ts), its threads' (gzip.ts,
+// prefetch.ts: OPEN_NO_ATIME_CODE) and a rebuild's compare (write/files.ts).
 import { constants, openSync } from 'node:fs';
 
 /**
@@ -26,3 +26,20 @@ export function openNoAtime(file: string, flags: number): number {
   }
   return openSync(file, flags);
 }
+
+/** openNoAtime for a thread's code (CommonJS text, threads.ts: a thread cannot load this module), defining `openNoAtime(file, flags)` there. */
+export const OPEN_NO_ATIME_CODE = `const openNoAtime = (() => {
+  const { constants, openSync } = require('node:fs');
+  let noAtime = constants.O_NOATIME || 0;
+  return (file, flags) => {
+    if (noAtime !== 0) {
+      try {
+        return openSync(file, flags | noAtime);
+      } catch (error) {
+        if (error.code !== 'EPERM') throw error;
+        noAtime = 0;
+      }
+    }
+    return openSync(file, flags);
+  };
+})();`;

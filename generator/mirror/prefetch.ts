@@ -13,6 +13,7 @@
 // rebuild reads few files, which it cannot tell ahead.
 import type { Worker } from 'node:worker_threads';
 import { codeThread } from './threads.ts';
+import { OPEN_NO_ATIME_CODE } from './no-atime.ts';
 
 /** Files of a pass at least, for its reads to be made ahead (the 10x synthetic release's root: 1.45 million; the shipped site's: 157,000). */
 export const PREFETCH_MIN_FILES = 600_000;
@@ -27,17 +28,15 @@ const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const reached = new Int32Array(workerData.shared);
 const buffer = Buffer.allocUnsafe(${64 << 10});
-let flags = fs.constants.O_RDONLY | (fs.constants.O_NOATIME || 0);
+${OPEN_NO_ATIME_CODE}
 parentPort.on('message', ({ from, files }) => {
   for (let i = 0; i < files.length; i++) {
     if (files[i] === '' || Atomics.load(reached, 0) >= from + i) continue;
     let fd;
     try {
-      fd = fs.openSync(files[i], flags);
-    } catch (error) {
-      if (error.code !== 'EPERM' || flags === fs.constants.O_RDONLY) continue;
-      flags = fs.constants.O_RDONLY;
-      try { fd = fs.openSync(files[i], flags); } catch { continue; }
+      fd = openNoAtime(files[i], fs.constants.O_RDONLY);
+    } catch {
+      continue;
     }
     try {
       // Past the first read the kernel's own readahead follows the file.
