@@ -39,7 +39,8 @@ import { KeptTexts, TextSpool, readKeptTexts, saveKeptTexts } from './write/kept
 import type { RecordCache } from './mirror/bulk.ts';
 import { ParsedFiles } from './dataset/parsed-files.ts';
 import { FragmentSpool } from './write/fragments.ts';
-import { fileKey, renderAhead, renderPlan, type Ahead, type ScheduleOptions } from './pipeline/schedule.ts';
+import { fileKey, renderAhead, renderPlan, startRenderPool, type Ahead, type ScheduleOptions } from './pipeline/schedule.ts';
+import type { RenderPool } from './pipeline/pool.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
@@ -233,7 +234,7 @@ export const releasePrefix = (year: number) => `${releasePath(year).slice(1)}/`;
  * this one's keys, so that a keyed file that build wrote with the same key is not rendered to plan it
  * (the build counts the bytes as written: the report's bytes are 0).
  */
-export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles; records?: RecordCache; kept?: { data: KeptPlanData | null; fingerprint: string } }): PlannedSite {
+export function planSite(options: BuildOptions, previous?: { state: BuildState | null; salt: string; parsed?: ParsedFiles; records?: RecordCache; kept?: { data: KeptPlanData | null; fingerprint: string }; addedOrRemoved?: () => void }): PlannedSite {
   const state = previous?.state;
   const known = state ? (file: string, key: string) => (state.keys.get(file) === fileKey(previous!.salt, key) ? state.files.get(file)?.size : undefined) : undefined;
   const base = normaliseBaseUrl(options.baseUrl);
@@ -250,6 +251,7 @@ export function planSite(options: BuildOptions, previous?: { state: BuildState |
   const shapes = previous?.kept ? new PlanShapes(previous.kept.data, inputs.map((r) => r.release), options.profile ?? 'full') : null;
   plan.filter = shapes;
   mark('plan: shapes compared');
+  if (shapes?.addedOrRemoved) previous!.addedOrRemoved?.();
   const others = inputs.filter((r) => r !== main);
   // Every release of the site: where its site lies, and what /api/v1/releases/ says of it (another's list linked by its path: every host answers it).
   const held = inputs.map((r) => {
@@ -481,7 +483,7 @@ function usedBy(matrices: Matrix[], value: string): string | null {
  * bytes from the end of the plan, they were about 250 MB at 10x on top of the plan's heap, the build's peak.
  * Nothing changes an entry between the plan and keep(): the writer's check renders nothing.
  */
-function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep(): void } {
+function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string; addedOrRemoved?: () => void }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf, KEPT_APPEND_MAX);
   mark('kept: parsed files read');
   // The previous build's plan, when it is that of the state read (the build that saved it finished) and keyed alike.
@@ -675,8 +677,23 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const smallRebuild = state !== null && state.files.size <= SMALL_SITE_FILES;
   const growth = smallRebuild ? heapGrowthFlag() : undefined;
   if (growth) setFlagsFromString('--heap-growing-percent=0');
+  // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
+  const fragments = new FragmentSpool(options.outDir, salt);
+  // A rebuild after records were added or removed renders the pages they shift on the render workers: started as soon as
+  // the plan knows (schedule.ts startRenderPool), their start and the kept texts' store opened beside the plan.
+  let early = null as RenderPool | null;
+  const addedOrRemoved = options.workers === 0 ? undefined : () => {
+    early = startRenderPool(fragments, options.workers);
+    mark('render worker started (records added or removed)');
+  };
   // Plan: every output path, with its content or the task that renders it.
-  let planned: (PlannedSite & { keep(): void }) | null = planKept(options, { state, salt }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
+  let planned: (PlannedSite & { keep(): void }) | null;
+  try {
+    planned = planKept(options, { state, salt, addedOrRemoved }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
+  } catch (error) {
+    await early?.close();
+    throw error;
+  }
   const report = planned.report;
   // Then, to the end of the build, a heap twice its live size after each full collection: at the build's 30% a
   // one-count rebuild's main thread made two full collections in the archives, 200 -> 93 MB and 108 -> 70 MB
@@ -703,13 +720,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
-  // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
-  const fragments = new FragmentSpool(options.outDir, salt);
   // A rebuild of a small site saves them while the archives are made (their threads compress, this one mostly waits):
   // before the render they were 20-80 ms of a one-count rebuild's main thread, on its way. A large site's are saved
   // before its render, not held through it.
   const keep = planned.keep;
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone);
+  // renderPlan closes the early workers; a render that fails before it does not.
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone).finally(() => early?.close());
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held

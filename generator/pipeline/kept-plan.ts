@@ -165,6 +165,9 @@ export class PlanShapes implements TaskFilter {
   private unknown = 0;
   /** Every record has the previous build's shape (and the build its profile): the tasks are the previous build's, their signatures too. */
   readonly sameRecords: boolean;
+  /** Records were added to or removed from a release of the previous build's (its plan kept): the list pages after them shift,
+   *  in every view that holds them (thousands of tasks in the shipped site; build.ts starts the render workers now). */
+  readonly addedOrRemoved: boolean;
   /** Tasks offered while sameRecords (their signatures not computed). */
   private offered = 0;
   /** Each release's record shapes, in its order (the previous build's where the digest is unchanged). */
@@ -174,12 +177,14 @@ export class PlanShapes implements TaskFilter {
     const before = new Map((kept?.digests ?? []).map((entry) => [entry[0], entry]));
     // No signatures kept (toKeep: the parts changed, or a plan without tasks): computed again.
     let same = kept !== null && kept.tasks.length > 0 && kept.profile === profile && before.size === releases.length;
+    let addedOrRemoved = false;
     this.shapes = releases.map((release) => {
       const was = before.get(release.info.year);
       // Index by id only when the ids are not the previous build's, in order (a record added, removed or moved).
       const inOrder = was !== undefined && was[1].length === release.matrices.length && release.matrices.every((m, i) => was[1][i] === m.matrixId && was[3]?.[i] === m.row);
       const index = inOrder ? null : new Map((was?.[1] ?? []).map((id, i) => [id, i]));
       if (!inOrder) same = false;
+      if (was !== undefined && index !== null && (was[1].length !== release.matrices.length || release.matrices.some((m) => !index.has(m.matrixId)))) addedOrRemoved = true;
       return release.matrices.map((m, i) => {
         const at = index === null ? i : index.get(m.matrixId);
         if (at !== undefined && was![2][at] === matrixDigest(m) && was![4]?.[at] !== undefined) return was![4][at];
@@ -190,6 +195,7 @@ export class PlanShapes implements TaskFilter {
       });
     });
     this.sameRecords = same;
+    this.addedOrRemoved = kept !== null && addedOrRemoved;
     this.known = kept === null || this.sameRecords ? null : new Set(kept.tasks);
     this.knownPlaces = this.known === null || kept!.places === undefined || kept!.places.length !== kept!.tasks.length ? null : new Set(kept!.places);
     // Records of the previous build's shape, in its order: its list orders and views are this build's (by index).

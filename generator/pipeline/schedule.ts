@@ -26,6 +26,11 @@ export interface ScheduleOptions {
   workers?: number;
   /** Workers started earlier; closed here. */
   pool?: RenderPool;
+  /**
+   * Workers started during the plan, for a plan likely to render many tasks (startRenderPool): used where this
+   * render would start its own (at once, or once WORKER_THRESHOLD tasks wait), else closed unused. Closed here.
+   */
+  early?: RenderPool;
   /** Records' texts kept across builds (fragments.ts): read by the workers, and what they make spooled. */
   fragments?: FragmentSink;
   /** Tasks keyed, and some rendered, before the writer could take files (renderAhead). */
@@ -90,15 +95,17 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   const ahead = options.ahead;
   // Workers as asked, else started only once enough tasks need rendering (those not reused): until then
   // the tasks wait, and are rendered here if no more come.
-  let pool: RenderPool | null = options.pool ?? (options.workers !== undefined && options.workers > 0 ? new RenderPool(options.workers) : null);
+  const startedBefore = options.early ?? null;
+  const started = () => startedBefore ?? new RenderPool(defaultWorkers());
+  let pool: RenderPool | null = options.pool ?? (options.workers !== undefined && options.workers > 0 ? (startedBefore?.size === options.workers ? startedBefore : new RenderPool(options.workers)) : null);
   const lazy = options.pool === undefined && options.workers === undefined;
   // A plan that carried the previous build's files (tasks left out) holds little but what changed: with more
   // than WORKER_THRESHOLD tasks, most are rendered (a remove of MA1364.1: 4,908 of 5,237). Started now, the
   // worker loads and opens the kept texts' store (0.2-0.4 s at load) while this thread keys the first tasks,
   // not after WORKER_THRESHOLD of them were keyed.
   if (lazy && !pool && plan.leftOutCount > 0 && plan.tasks.length - (ahead?.size ?? 0) > WORKER_THRESHOLD) {
-    pool = new RenderPool(defaultWorkers());
-    mark(`render worker started at once (${plan.tasks.length} tasks planned)`);
+    pool = started();
+    mark(`render worker ${pool === startedBefore ? 'started during the plan, taken' : 'started at once'} (${plan.tasks.length} tasks planned)`);
   }
   const init: WorkerInit = { parts, ...(options.fragments ? { fragments: options.fragments.readable } : {}) };
   const waiting: WireTask[] = [];
@@ -173,9 +180,9 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
       if (lazy && !pool) {
         waiting.push(wire);
         if (waiting.length < WORKER_THRESHOLD) continue;
-        pool = new RenderPool(defaultWorkers());
+        pool = started();
         pool.init(init, options.fragments);
-        mark(`render worker started (${WORKER_THRESHOLD} tasks waiting)`);
+        mark(`render worker ${pool === startedBefore ? 'started during the plan, taken' : 'started'} (${WORKER_THRESHOLD} tasks waiting)`);
       }
       for (const w of waiting.length > 0 ? waiting.splice(0) : [wire]) {
         let bytes: Buffer | null = null;
@@ -198,8 +205,26 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
     while (inFlight.size > 0) await Promise.all(inFlight);
   } finally {
     if (pool) await pool.close();
+    // Started during the plan, and not needed after all (a small plan, rendered here).
+    if (startedBefore && startedBefore !== pool) await startedBefore.close();
   }
   return counts;
+}
+
+/**
+ * Render workers started before the plan ends, with the kept texts' store opened (fragments: the file the workers
+ * read), for renderPlan (ScheduleOptions early). A rebuild after a matrix is removed or added renders about 4,900
+ * tasks on the render worker, which bounds its render (the main thread slept 0.5 s of it, quiet); started at the
+ * render, the worker's start (its bundle loaded, 35-63 ms) and the store's opening (80-110 ms) were on the render's
+ * way, its first batch back 0.20-0.28 s after it started. That such a rebuild's records were added or removed is
+ * known about 1 s before its plan ends (kept-plan.ts PlanShapes), while the main thread plans and the other core
+ * mostly looks at the folder.
+ */
+export function startRenderPool(fragments: FragmentSink | undefined, workers = defaultWorkers()): RenderPool {
+  const pool = new RenderPool(workers);
+  const readable = fragments?.readable;
+  if (readable) pool.open(readable);
+  return pool;
 }
 
 /** What renders each part's tasks: its format context, and (with the build's salt) the salt of its tasks' keys: the

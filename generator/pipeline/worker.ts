@@ -22,14 +22,20 @@ const digests = new WeakMap<Matrix, string>();
 const partKeys = new WeakMap<object, string>();
 /** The texts kept by the previous build (none until init says where), and those made since the last batch ended. */
 let store: FragmentStore | null = null;
+/** The store opened before init (pool.ts open: during the plan of a rebuild whose records were added or removed), taken by an init for the same file and salt. */
+let opened: { file: string; salt: string; store: FragmentStore } | null = null;
 let made: [string, string][] = [];
 /** Characters reported made so far, with the kept file's bytes: past fragments.ts MAX_FRAGMENT_BYTES the main thread keeps none, and no more are sent (a 10x release's full build would encode and send about 500 MB for nothing). */
 let madeSize = 0;
 
-parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array } | { forget: number[] } | { spare: ArrayBuffer } | BatchTasks) => {
+parentPort!.on('message', (message: { init: WorkerInit } | { open: { file: string; salt: string } } | { records: Uint8Array } | { forget: number[] } | { spare: ArrayBuffer } | BatchTasks) => {
   // A batch's memory back from the main thread (pool.ts recycle).
   if ('spare' in message) {
     BatchBytes.spare(message.spare);
+    return;
+  }
+  if ('open' in message) {
+    opened = { ...message.open, store: FragmentStore.open(message.open.file, message.open.salt) };
     return;
   }
   if ('init' in message) {
@@ -41,7 +47,9 @@ parentPort!.on('message', (message: { init: WorkerInit } | { records: Uint8Array
       partKeys.set(context.release, key);
     });
     if (init.fragments !== undefined) {
-      store = init.fragments === null ? null : FragmentStore.open(init.fragments.file, init.fragments.salt);
+      const f = init.fragments;
+      store = f === null ? null : opened !== null && opened.file === f.file && opened.salt === f.salt ? opened.store : FragmentStore.open(f.file, f.salt);
+      opened = null;
       madeSize = store?.bytesRead ?? 0;
       useFragments({
         record: (m) => digests.get(m),

@@ -32,6 +32,8 @@ describe('the kept plan when every record keeps its shape', () => {
   };
   /** Whether a rebuild with this kept data takes the shortcut. */
   const same = (kept: KeptPlanData, profile = 'full') => new PlanShapes(kept, readReleases(options).map((r) => r.release), profile).sameRecords;
+  /** Whether a rebuild with this kept data says records were added or removed (build.ts then starts the render workers). */
+  const addedOrRemoved = (kept: KeptPlanData | null) => new PlanShapes(kept, readReleases(options).map((r) => r.release), 'full').addedOrRemoved;
   /** The kept data without the records' rows and shapes: every signature is computed and compared. */
   const withoutShapes = (kept: KeptPlanData): KeptPlanData => ({ ...kept, digests: kept.digests.map(([year, ids, digests]) => [year, ids, digests, [], []]) });
   const csv = () => path.join(data, 'matrices.csv');
@@ -51,6 +53,7 @@ describe('the kept plan when every record keeps its shape', () => {
     addToFirstCount(path.join(data, 'matrices', 'MA0004.1.jaspar'), 1);
     expect(same(first.keep)).toBe(true);
     expect(same(withoutShapes(first.keep))).toBe(false);
+    expect(addedOrRemoved(first.keep)).toBe(false);
     const quick = plan(first.keep);
     const compared = plan(withoutShapes(first.keep));
     expect(quick.carry).toBe(true);
@@ -98,6 +101,7 @@ describe('the kept plan when every record keeps its shape', () => {
     cell('MA0074.1', 4, (v) => `${v}x`);
     writeFileSync(jaspar, header.replace('RXRA::VDR', 'RXRA::VDRx'));
     expect(same(first.keep)).toBe(false);
+    expect(addedOrRemoved(first.keep)).toBe(false);
     cell('MA0074.1', 4, (v) => v.slice(0, -1));
     writeFileSync(jaspar, header);
     expect(same(first.keep)).toBe(true);
@@ -108,6 +112,7 @@ describe('the kept plan when every record keeps its shape', () => {
     [lines[1], lines[2]] = [lines[2], lines[1]];
     writeFileSync(csv(), lines.join('\n'));
     expect(same(first.keep)).toBe(false);
+    expect(addedOrRemoved(first.keep)).toBe(false);
   });
 
   it('keeps no signatures when the parts changed (none were computed): the next build plans every task, then keeps them', () => {
@@ -173,6 +178,8 @@ describe('the kept plan when every record keeps its shape', () => {
       };
       const added = into(first.keep);
       const whole = into(null);
+      expect(addedOrRemoved(first.keep)).toBe(true);
+      expect(addedOrRemoved(null)).toBe(false);
       expect(added.carry).toBe(true);
       expect(added.tasks.length).toBeGreaterThan(0);
       expect(added.tasks.length).toBeLessThan(whole.tasks.length);
@@ -193,6 +200,7 @@ describe('the kept plan when every record keeps its shape', () => {
       const removed = into(null);
       writeFileSync(csv(), lines.filter((l) => !l.startsWith('MA0004.1,')).join('\n'));
       rmSync(path.join(data, 'matrices', 'MA0004.1.jaspar'));
+      expect(addedOrRemoved(removed.keep)).toBe(true);
       expect(into(removed.keep).carry).toBe(false);
     } finally {
       rmSync(out, { recursive: true, force: true });
