@@ -27,7 +27,7 @@
 // removed after the state is saved: a build that died in between leaves it,
 // and the next build trusts nothing and compares every file with what it
 // renders.
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -338,13 +338,25 @@ export function markInProgress(outDir: string): void {
   writeFileSync(markerFile(outDir), `a build started changing ${path.resolve(outDir)}; until it finishes, the folder may be half updated\n`);
 }
 
-/** Saves the state and clears the in-progress mark. */
+/**
+ * Saves the state and clears the in-progress mark. Written over the previous state.bin in place while the folder
+ * is marked in progress (a build's commit: a save cut short leaves the mark, and the next build trusts no state),
+ * else whole to a temporary file, then renamed. Renamed over it, the old file's 14.5 MB (the shipped site's) were
+ * freed, which this disk discards before the rename returns, and the new file's blocks allocated: about 25 ms of
+ * a one-count rebuild's last step against 2-4 ms written over.
+ */
 export function saveState(outDir: string, state: BuildState): void {
   mkdirSync(stateDir(outDir), { recursive: true });
+  const parts = columnsState(state);
+  if (existsSync(markerFile(outDir)) && writeOver(stateFile(outDir), parts)) {
+    rmSync(textStateFile(outDir), { force: true });
+    rmSync(markerFile(outDir), { force: true });
+    return;
+  }
   const temp = `${stateFile(outDir)}.${process.pid}`;
   const fd = openSync(temp, 'w');
   try {
-    for (const part of columnsState(state)) {
+    for (const part of parts) {
       for (let done = 0; done < part.length; ) done += writeSync(fd, part, done);
     }
   } finally {
@@ -354,6 +366,30 @@ export function saveState(outDir: string, state: BuildState): void {
   // The text state of an earlier build is this state's no longer.
   rmSync(textStateFile(outDir), { force: true });
   rmSync(markerFile(outDir), { force: true });
+}
+
+/** Writes the parts over an existing regular file of one name (not through a link, nor into another name's inode), cut
+ *  to their length; false when there is no such file (nothing written). */
+function writeOver(file: string, parts: readonly Buffer[]): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_WRONLY | constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1) return false;
+    let at = 0;
+    for (const part of parts) {
+      for (let done = 0; done < part.length; ) done += writeSync(fd, part, done, part.length - done, at + done);
+      at += part.length;
+    }
+    ftruncateSync(fd, at);
+    return true;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 const HASHES_HEADER = 'jaspar-static-api input hashes 1';
