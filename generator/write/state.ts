@@ -65,12 +65,26 @@ const stateFile = (outDir: string) => path.join(stateDir(outDir), 'state.bin');
 const textStateFile = (outDir: string) => path.join(stateDir(outDir), 'state.tsv');
 const markerFile = (outDir: string) => path.join(stateDir(outDir), 'in-progress');
 
-/** The previous build's state, or null when there is none to trust (none, unreadable, or a build was interrupted). */
-export function readState(outDir: string): BuildState | null {
+/**
+ * state.bin's bytes in memory every thread shares, and where the columns a look at the folder needs lie in them
+ * ([offset, length] each, records.ts RecordColumns; counts: slots, folders, names, keys, recorded folders): what
+ * readState hands its onShared before it parses them. Of a file in columns that frames whole (sectionsOf), not
+ * checked further: the parse that follows may still refuse it.
+ */
+export interface SharedState {
+  bytes: Uint8Array;
+  counts: [number, number, number, number, number];
+  at: Record<'folders' | 'names' | 'sizes' | 'ctimes' | 'mtimes' | 'folder' | 'name' | 'dirs' | 'flags' | 'inos', [number, number]>;
+}
+
+/** The previous build's state, or null when there is none to trust (none, unreadable, or a build was interrupted).
+ *  onShared: given state.bin's bytes (SharedState) before they are parsed, when they are columns, so that another
+ *  thread may begin with them (write/changes.ts, the folder look: the shipped site's parse is about 70 ms). */
+export function readState(outDir: string, onShared?: (shared: SharedState) => void): BuildState | null {
   if (existsSync(markerFile(outDir))) return null;
   let bytes: Buffer;
   try {
-    bytes = readFileSync(stateFile(outDir));
+    bytes = onShared ? readShared(stateFile(outDir)) : readFileSync(stateFile(outDir));
   } catch {
     // A folder last built before the binary form: its text state, read once (the next save writes state.bin).
     try {
@@ -79,7 +93,32 @@ export function readState(outDir: string): BuildState | null {
       return null;
     }
   }
+  if (onShared) {
+    const framed = sectionsOf<ColumnsMeta>(bytes, COLUMNS_HEADER, COLUMN_SECTIONS);
+    if (framed !== null && Array.isArray(framed.meta.counts) && framed.meta.counts.length === 5) {
+      const at = (i: number): [number, number] => [framed.parts[i].byteOffset - bytes.byteOffset, framed.parts[i].length];
+      const view = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+      onShared({ bytes: view, counts: framed.meta.counts, at: { folders: at(0), names: at(1), sizes: at(3), ctimes: at(4), mtimes: at(5), folder: at(6), name: at(7), dirs: at(10), flags: at(11), inos: at(12) } });
+    }
+  }
   return parseColumnsState(bytes) ?? parseBinaryState(bytes);
+}
+
+/** A file's bytes in a SharedArrayBuffer (threads given them share them, not a copy each). */
+function readShared(file: string): Buffer {
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.from(new SharedArrayBuffer(size));
+    for (let got = 0; got < size; ) {
+      const n = readSync(fd, bytes, got, size - got, got);
+      if (n === 0) throw new Error('cut short while read');
+      got += n;
+    }
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The state with these records (the views of them). */
