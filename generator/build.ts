@@ -41,6 +41,7 @@ import { ParsedFiles } from './dataset/parsed-files.ts';
 import { FragmentSpool } from './write/fragments.ts';
 import { fileKey, renderAhead, renderPlan, type Ahead, type ScheduleOptions } from './pipeline/schedule.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
+import { HereFragments } from './pipeline/here-fragments.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
@@ -530,13 +531,14 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
   // The tasks the folder look cannot let be reused (their key is not the previous build's) are rendered while it
   // runs, on this thread: not when workers were asked for (renderPlan would send every task to them).
   let ahead: Ahead | undefined;
+  const here = options.here;
   if (looked && state && options.salt !== undefined && !options.workers && !options.pool) {
     let waiting = true;
     const done = () => {
       waiting = false;
     };
     looked.then(done, done);
-    ahead = await renderAhead(plan, options.salt, (first) => state.keys.get(first), () => waiting);
+    ahead = await renderAhead(plan, options.salt, (first) => state.keys.get(first), () => waiting, here);
     const early = [...ahead.values()].filter((a) => a.contents);
     mark(`${early.length} tasks rendered ahead (${(early.reduce((n, a) => n + a.contents!.reduce((m, c) => m + c.length, 0), 0) / 1e6).toFixed(1)} MB), ${ahead.size} keyed`);
   }
@@ -684,6 +686,10 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // plans, and growing by 30% at a time took five or six full collections to get there, 0.2-0.3 s of pauses (--trace-gc,
   // a one-count rebuild at load 9). A large site's plan is as before.
   const smallRebuild = state !== null && state.files.size <= SMALL_SITE_FILES;
+  // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state. A rebuild
+  // renders its few tasks on this thread with them too (pipeline/here-fragments.ts), the file read while it plans.
+  const fragments = new FragmentSpool(options.outDir, salt);
+  const here = state !== null && !options.workers ? new HereFragments(fragments) : undefined;
   const growth = smallRebuild ? heapGrowthFlag() : undefined;
   if (growth) setFlagsFromString('--heap-growing-percent=0');
   // Plan: every output path, with its content or the task that renders it.
@@ -714,13 +720,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
-  // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
-  const fragments = new FragmentSpool(options.outDir, salt);
   // A rebuild of a small site saves them while the archives are made (their threads compress, this one mostly waits):
   // before the render they were 20-80 ms of a one-count rebuild's main thread, on its way. A large site's are saved
   // before its render, not held through it.
   const keep = planned.keep;
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone);
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone);
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
