@@ -42,6 +42,7 @@ import { FragmentSpool } from './write/fragments.ts';
 import { fileKey, renderAhead, renderPlan, startRenderPool, type Ahead, type ScheduleOptions } from './pipeline/schedule.ts';
 import type { RenderPool } from './pipeline/pool.ts';
 import { KeyedContent, type PlanTarget } from './pipeline/output-plan.ts';
+import { HereFragments } from './pipeline/here-fragments.ts';
 import type { Unmirrored } from './edge/indexes.ts';
 import { guardOutDir } from './write/guard.ts';
 import { dataHash, hashOf, sourcesHash } from './pipeline/fingerprint.ts';
@@ -532,13 +533,14 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
   // The tasks the folder look cannot let be reused (their key is not the previous build's) are rendered while it
   // runs, on this thread: not when workers were asked for (renderPlan would send every task to them).
   let ahead: Ahead | undefined;
+  const here = options.here;
   if (looked && state && options.salt !== undefined && !options.workers && !options.pool) {
     let waiting = true;
     const done = () => {
       waiting = false;
     };
     looked.then(done, done);
-    ahead = await renderAhead(plan, options.salt, (first) => state.keys.get(first), () => waiting);
+    ahead = await renderAhead(plan, options.salt, (first) => state.keys.get(first), () => waiting, here);
     const early = [...ahead.values()].filter((a) => a.contents);
     mark(`${early.length} tasks rendered ahead (${(early.reduce((n, a) => n + a.contents!.reduce((m, c) => m + c.length, 0), 0) / 1e6).toFixed(1)} MB), ${ahead.size} keyed`);
   }
@@ -626,17 +628,28 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // the output folder as that build left it: the site is up to date.
   const sources = sourcesHash(PROJECT_ROOT);
   mark('sources hashed');
-  const state = readState(options.outDir);
-  mark('state read');
   // How the folder differs from the state, looked at on another thread while this one hashes the inputs and plans
   // (the writer needs it first). Begun before the inputs are hashed (0.1 s of a one-count rebuild's main thread):
-  // the look ended after the plan, and the writer waited for it. Called off when the fingerprint is the state's
-  // (the site may be up to date: unchangedSiteShared looks on two threads, and stops at the first change).
+  // the look ended after the plan, and the writer waited for it; and from the state file's bytes, before this
+  // thread parses them (about 70 ms), not from the records parsed (spelt out for it, 20-30 ms more of this thread).
+  // Called off when the fingerprint is the state's (the site may be up to date: unchangedSiteShared looks on two
+  // threads, and stops at the first change), or when the state is not one to trust after all.
   // Its CPU counts in the plan step (cpuUsage counts every thread) but for what it did before the up-to-date
   // check: for the shipped site about 1.2 s, 0.8 s of it the kernel's 285,000 lstats (measured at load 20), which
   // is why the step rose 3.8 -> 4.6 s when the look moved beside the plan.
+  const begun: { look: ReturnType<typeof treeLookOffThread> | null } = { look: null };
+  const state = readState(options.outDir, (shared) => {
+    // Asked for the state once the worker answers, by then parsed (this thread answers it after its step).
+    if (existsSync(options.outDir)) begun.look = treeLookOffThread(path.resolve(options.outDir), { shared, state: () => state });
+  });
+  mark('state read');
   const folderThere = state !== null && existsSync(options.outDir);
-  let look = folderThere ? treeLookOffThread(path.resolve(options.outDir), state) : null;
+  let look = begun.look;
+  if (folderThere) look ??= treeLookOffThread(path.resolve(options.outDir), state);
+  else {
+    look?.stop();
+    look = null;
+  }
   // Each folder hashed once (JASPAR 2024 is a release and JASPAR 2026's older versions), its unchanged files not read again.
   const known = { before: readInputHashes(options.outDir), next: new Map(), recent: new Map<string, string>() };
   const hashes = new Map<string, string>();
@@ -675,10 +688,12 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // plans, and growing by 30% at a time took five or six full collections to get there, 0.2-0.3 s of pauses (--trace-gc,
   // a one-count rebuild at load 9). A large site's plan is as before.
   const smallRebuild = state !== null && state.files.size <= SMALL_SITE_FILES;
+  // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state. A rebuild
+  // renders its few tasks on this thread with them too (pipeline/here-fragments.ts), the file read while it plans.
+  const fragments = new FragmentSpool(options.outDir, salt);
+  const here = state !== null && !options.workers ? new HereFragments(fragments) : undefined;
   const growth = smallRebuild ? heapGrowthFlag() : undefined;
   if (growth) setFlagsFromString('--heap-growing-percent=0');
-  // Records' texts kept across builds for the render workers (pipeline/fragments.ts), saved with the state.
-  const fragments = new FragmentSpool(options.outDir, salt);
   // A rebuild after records were added or removed renders the pages they shift on the render workers: started as soon as
   // the plan knows (schedule.ts startRenderPool), their start and the kept texts' store opened beside the plan.
   let early = null as RenderPool | null;
@@ -725,7 +740,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // before its render, not held through it.
   const keep = planned.keep;
   // renderPlan closes the early workers; a render that fails before it does not.
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone).finally(() => early?.close());
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone).finally(() => early?.close());
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held

@@ -14,6 +14,7 @@ import type { Matrix } from '../dataset/types.ts';
 import { PyFloat } from '../formats/types.ts';
 import { KeyedContent, forWriter, type Content, type OutputPlan, type PlanPart, type Task, type WriteContent } from './output-plan.ts';
 import type { FragmentSink } from './fragments.ts';
+import type { HereFragments } from './here-fragments.ts';
 import { RenderPool, defaultWorkers, type WorkerInit } from './pool.ts';
 import { formatContext, renderTask, resolveTask, type WireTask } from './render.ts';
 import { mark } from './timeline.ts';
@@ -35,6 +36,8 @@ export interface ScheduleOptions {
   fragments?: FragmentSink;
   /** Tasks keyed, and some rendered, before the writer could take files (renderAhead). */
   ahead?: Ahead;
+  /** The kept texts for the tasks rendered on this thread (here-fragments.ts; renderAhead's, when it rendered). */
+  here?: HereFragments;
 }
 
 /** What renderAhead did with a task: its key, and its files' contents when it rendered it. */
@@ -109,8 +112,11 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
   }
   const init: WorkerInit = { parts, ...(options.fragments ? { fragments: options.fragments.readable } : {}) };
   const waiting: WireTask[] = [];
+  const here = options.here;
+  await here?.ready();
+  here?.parts(parts, contexts);
   const renderHere = (wire: WireTask) => {
-    const contents = renderTask(wire, contexts);
+    const contents = here ? here.render(() => renderTask(wire, contexts)) : renderTask(wire, contexts);
     wire.paths.forEach((rel, i) => sink.file(rel, contents[i]));
   };
   try {
@@ -203,6 +209,7 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
     for (const w of waiting.splice(0)) renderHere(w);
     while (nextEager < eager.length) writeEager();
     while (inFlight.size > 0) await Promise.all(inFlight);
+    here?.finish();
   } finally {
     if (pool) await pool.close();
     // Started during the plan, and not needed after all (a small plan, rendered here).
@@ -255,9 +262,11 @@ const AHEAD_SLICE_MS = 5;
  * writer was open: they are now rendered in that wait. At most WORKER_THRESHOLD tasks (a larger render
  * goes to the workers) and AHEAD_BYTES of contents, held until written; at most AHEAD_TASKS keyed.
  */
-export async function renderAhead(plan: OutputPlan, salt: string, previousKey: (first: string) => string | undefined, waiting: () => boolean): Promise<Ahead> {
+export async function renderAhead(plan: OutputPlan, salt: string, previousKey: (first: string) => string | undefined, waiting: () => boolean, here?: HereFragments): Promise<Ahead> {
   const ahead: Ahead = new Map();
-  const { contexts, salts } = renderingOf(plan, salt);
+  const { parts, contexts, salts } = renderingOf(plan, salt);
+  await here?.ready();
+  here?.parts(parts, contexts);
   let rendered = 0;
   let bytes = 0;
   let slice = performance.now();
@@ -280,7 +289,8 @@ export async function renderAhead(plan: OutputPlan, salt: string, previousKey: (
       ahead.set(task, { key });
       continue;
     }
-    const contents = renderTask(wire ?? resolveTask(task), contexts);
+    const wired = wire ?? resolveTask(task);
+    const contents = here ? here.render(() => renderTask(wired, contexts)) : renderTask(wired, contexts);
     for (const c of contents) bytes += c.length;
     ahead.set(task, { key, contents });
     rendered++;

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
 import { codeThread } from '../mirror/threads.ts';
 import { lstatAt, walk } from './files.ts';
-import { readState, type BuildState } from './state.ts';
+import { readState, type BuildState, type SharedState } from './state.ts';
 
 /** Files recorded in the state that are not as it says (changed, replaced, missing), and entries it does not know. */
 export function treeChanges(root: string, state: BuildState, firstOnly = false): { altered: Set<string>; extras: string[] } {
@@ -56,33 +56,50 @@ export type TreeChanges = ReturnType<typeof treeChanges>;
  * then looks on its own thread.
  */
 export function treeChangesOffThread(root: string, state: BuildState): Promise<TreeChanges | null> {
-  return lookOffThread(root, state, 0, false).found;
+  return lookOffThread(root, () => state, 0, false).found;
 }
 
 /** treeChangesOffThread that may be called off: stop() ends the worker, and found is then null (a build started it
- *  before it knew whether the site is up to date, whose own look, unchangedSiteShared, shares the work on two threads). */
-export function treeLookOffThread(root: string, state: BuildState): { found: Promise<TreeChanges | null>; stop(): void } {
-  return lookOffThread(root, state, 0, false);
+ *  before it knew whether the site is up to date, whose own look, unchangedSiteShared, shares the work on two threads).
+ *  Begun from state.bin's bytes (readState's onShared) before they are parsed, the worker takes its columns from them,
+ *  and state() gives the state parsed from them once it is asked for what it found (null: found is null). */
+export function treeLookOffThread(root: string, from: BuildState | { shared: SharedState; state: () => BuildState | null }): { found: Promise<TreeChanges | null>; stop(): void } {
+  return 'shared' in from ? lookOffThread(root, from.state, 0, false, from.shared) : lookOffThread(root, () => from, 0, false);
 }
 
-/** The files from the from-th on (state order) and every folder, on a worker; firstOnly as treeChanges. stop(): the answer is no longer wanted. */
-function lookOffThread(root: string, state: BuildState, from: number, firstOnly: boolean): { found: Promise<TreeChanges | null>; stop(): void } {
-  // The files as numbers, spelt by the worker (records.ts fileParts): only the altered ones are spelt here.
-  const files = state.records.fileParts(from);
-  const dirs = [...state.dirs.keys()];
-  const mtimes = Float64Array.from(state.dirs.values());
+/**
+ * The files from the from-th on (state order) and every folder, on a worker; firstOnly as treeChanges. stop(): the
+ * answer is no longer wanted. shared: the state file's bytes the state was parsed from (all files, from 0), the
+ * worker's to read: this thread then neither lists the files nor spells their folders and names for it (20-30 ms of
+ * a one-count rebuild's main thread, before its plan), and the look begins before the state is parsed.
+ */
+function lookOffThread(root: string, stateOf: () => BuildState | null, from: number, firstOnly: boolean, shared?: SharedState): { found: Promise<TreeChanges | null>; stop(): void } {
   let worker: Worker | null = null;
   const found = new Promise<TreeChanges | null>((resolve) => {
+    // Each file the worker says was altered by its index: a slot of the records (shared), else of this list's.
+    let slots: Int32Array | null = null;
     try {
-      const workerData = { root, folders: files.folders.join('\0'), names: files.names.join('\0'), folder: files.folder, name: files.name, sizes: files.sizes, ctimes: files.ctimes, inos: files.inos, dirs: dirs.join('\0'), mtimes, firstOnly };
-      worker = codeThread(TREE_CHECK, { workerData, transferList: [files.folder.buffer as ArrayBuffer, files.name.buffer as ArrayBuffer, files.sizes.buffer as ArrayBuffer, files.ctimes.buffer as ArrayBuffer, files.inos.buffer as ArrayBuffer, mtimes.buffer] });
+      if (shared) {
+        worker = codeThread(TREE_CHECK, { workerData: { root, shared, firstOnly } });
+      } else {
+        const state = stateOf()!;
+        // The files as numbers, spelt by the worker (records.ts fileParts): only the altered ones are spelt here.
+        const files = state.records.fileParts(from);
+        slots = files.slots;
+        const dirs = [...state.dirs.keys()];
+        const mtimes = Float64Array.from(state.dirs.values());
+        const workerData = { root, folders: files.folders.join('\0'), names: files.names.join('\0'), folder: files.folder, name: files.name, sizes: files.sizes, ctimes: files.ctimes, inos: files.inos, dirs: dirs.join('\0'), mtimes, firstOnly };
+        worker = codeThread(TREE_CHECK, { workerData, transferList: [files.folder.buffer as ArrayBuffer, files.name.buffer as ArrayBuffer, files.sizes.buffer as ArrayBuffer, files.ctimes.buffer as ArrayBuffer, files.inos.buffer as ArrayBuffer, mtimes.buffer] });
+      }
     } catch {
       resolve(null);
       return;
     }
-    worker.once('message', (r: { altered: Int32Array; dirs: Int32Array }) => {
-      const altered = new Set(Array.from(r.altered, (j) => state.records.pathAt(files.slots[j])));
-      resolve({ altered, extras: firstOnly && altered.size > 0 ? [] : folderExtras(root, state, Array.from(r.dirs, (j) => dirs[j]), firstOnly) });
+    worker.once('message', (r: { altered: Int32Array; dirs: string[] }) => {
+      const state = stateOf();
+      if (state === null) return resolve(null);
+      const altered = new Set(Array.from(r.altered, (j) => state.records.pathAt(slots ? slots[j] : j)));
+      resolve({ altered, extras: firstOnly && altered.size > 0 ? [] : folderExtras(root, state, r.dirs, firstOnly) });
     });
     worker.once('error', () => resolve(null));
     worker.once('exit', () => resolve(null));
@@ -122,10 +139,32 @@ function folderExtras(root: string, state: BuildState, dirs: readonly string[], 
 const TREE_CHECK = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { lstatSync } = require('node:fs');
-const { root, folder, name, sizes, ctimes, inos, mtimes, firstOnly } = workerData;
-const folders = workerData.folders.split('\\0');
-const names = workerData.names.split('\\0');
-const dirs = workerData.dirs === '' ? [] : workerData.dirs.split('\\0');
+const { root, firstOnly, shared } = workerData;
+let folders, names, folder, name, sizes, ctimes, inos, dirs, mtimes;
+// With the state file's bytes (state.ts SharedState): every slot of the records, those of a key alone (flags 0,
+// records.ts NO_FILE) passed over. Its numbers copied out (a typed array needs an aligned offset).
+let live = null;
+if (shared) {
+  const { bytes, at, counts } = shared;
+  const text = (b) => Buffer.from(bytes.buffer, bytes.byteOffset + b[0], b[1]).toString('utf8');
+  const lines = (b, n) => (n === 0 ? [] : text(b).split('\\n'));
+  const copy = (Type, b) => new Type(bytes.slice(b[0], b[0] + b[1]).buffer);
+  folders = lines(at.folders, counts[1]);
+  names = lines(at.names, counts[2]);
+  folder = copy(Int32Array, at.folder);
+  name = copy(Int32Array, at.name);
+  sizes = copy(Float64Array, at.sizes);
+  ctimes = copy(Float64Array, at.ctimes);
+  inos = copy(Float64Array, at.inos);
+  live = bytes.slice(at.flags[0], at.flags[0] + at.flags[1]);
+  dirs = Array.from(copy(Int32Array, at.dirs), (i) => folders[i]);
+  mtimes = copy(Float64Array, at.mtimes);
+} else {
+  ({ folder, name, sizes, ctimes, inos, mtimes } = workerData);
+  folders = workerData.folders.split('\\0');
+  names = workerData.names.split('\\0');
+  dirs = workerData.dirs === '' ? [] : workerData.dirs.split('\\0');
+}
 const at = (rel) => lstatSync(rel ? root + '/' + rel : root, { throwIfNoEntry: false });
 const changed = [];
 const untouched = new Set();
@@ -139,6 +178,7 @@ const folderUntouched = Uint8Array.from(folders, (f) => (untouched.has(f) ? 1 : 
 const found = new Map();
 const altered = [];
 for (let i = 0; i < sizes.length; i++) {
+  if (live !== null && live[i] === 0) continue;
   const ino = inos[i];
   if (ino > 0 && folderUntouched[folder[i]] === 1) {
     const j = found.get(ino);
@@ -151,7 +191,7 @@ for (let i = 0; i < sizes.length; i++) {
     if (firstOnly) break;
   } else if (ino > 0 && st.ino === ino && !found.has(ino)) found.set(ino, i);
 }
-parentPort.postMessage({ altered: Int32Array.from(altered), dirs: Int32Array.from(changed) });
+parentPort.postMessage({ altered: Int32Array.from(altered), dirs: changed.map((i) => dirs[i]) });
 `;
 
 /**
@@ -162,7 +202,7 @@ export async function unchangedSiteShared(outDir: string, fingerprint: string, s
   if (!state || state.fingerprint !== fingerprint) return null;
   const root = path.resolve(outDir);
   const half = Math.floor(state.files.size / 2);
-  const other = lookOffThread(root, state, half, true);
+  const other = lookOffThread(root, () => state, half, true);
   let i = 0;
   for (const [rel, r] of state.files) {
     if (i++ >= half) break;

@@ -42,6 +42,16 @@ describe('the fragment file', () => {
     expect(texts(out, 'salt b', ['jaspar d1'])).toEqual([null]);
   });
 
+  it('gives each of many keys its own text, and a key given twice its last one', () => {
+    const out = outDir('many');
+    const entries: [string, string][] = Array.from({ length: 5000 }, (_, i) => [`api-item {"id":"MA${i}.1","name":"n${i % 7}"}`, `text ${i}`]);
+    save(out, 'a', [...entries, ['api-item {"id":"MA17.1","name":"n3"}', 'again']]);
+    const store = FragmentStore.open(fragmentFile(out), 'a');
+    expect(store.size).toBe(5000);
+    expect(entries.every(([key, text], i) => store.get(key) === (i === 17 ? 'again' : text))).toBe(true);
+    expect(store.get('api-item {"id":"MA5000.1","name":"n2"}')).toBeUndefined();
+  });
+
   it('a later build adds to it under the same salt, and starts it anew under another', () => {
     const out = outDir('append');
     save(out, 'a', [['k1', 't1']]);
@@ -167,5 +177,50 @@ describe('a rebuild on render workers', () => {
       renameSync(aside, jaspar);
     }
     expect(readdirSync(path.dirname(out)).filter((f) => f.endsWith('.spool'))).toEqual([]);
+  }, 120_000);
+});
+
+// A small rebuild renders its tasks on the main thread (schedule.ts WORKER_THRESHOLD), which looks its records'
+// texts up in the kept file too (pipeline/here-fragments.ts), and keeps those it made for the next build.
+describe('a rebuild on the main thread', () => {
+  const data = makeRelease();
+  afterAll(() => rmSync(data, { recursive: true, force: true }));
+  const options = (out: string, workers?: number) => ({ dataDir: [data], outDir: out, baseUrl: 'http://localhost:8080', ...(workers === undefined ? {} : { workers }) });
+  const saltOf = (out: string) => readFileSync(fragmentFile(out), 'latin1').split('\n')[1];
+  /** One count of the first matrix up by n (its file), for the length of fn. */
+  async function counted<T>(n: number, fn: () => Promise<T>): Promise<T> {
+    const csv = readFileSync(path.join(data, 'matrices.csv'), 'utf8').split('\n');
+    const matrixFile = path.join(data, 'matrices', `${csv[1].split(',')[0]}.jaspar`);
+    const before = readFileSync(matrixFile, 'utf8');
+    writeFileSync(matrixFile, before.replace(/\[\s*(\d+)/, (m, x: string) => m.replace(x, String(Number(x) + n))));
+    try {
+      return await fn();
+    } finally {
+      writeFileSync(matrixFile, before);
+    }
+  }
+
+  it('reads the kept texts for the pages of the records unchanged, and keeps the changed record\'s for the next build', async () => {
+    const out = path.join(root, 'site-main', 'site');
+    // The render worker keeps every record's texts.
+    await build(options(out, 1));
+    const id = readFileSync(path.join(data, 'matrices.csv'), 'utf8').split('\n')[1].split(',')[0];
+    const fresh = path.join(root, 'fresh-main', 'site');
+    const rebuilt = await counted(5, async () => {
+      await build(options(fresh, 1));
+      return build(options(out));
+    });
+    expect(rebuilt.tasks.rendered).toBeGreaterThan(0);
+    expect(rebuilt.tasks.rendered).toBeLessThan(2000);
+    expect(files(out)).toEqual(files(fresh));
+    // The changed record's texts were made on this thread and kept: poisoned, every text is stale, and the next
+    // rebuild with that count shows them, in the pages of the changed record too.
+    await counted(0, () => build(options(out)));
+    await counted(5, () => {
+      poison(out, saltOf(out));
+      return build(options(out));
+    });
+    expect(stale(out).some((k) => k.includes(`/${id}/`))).toBe(true);
+    expect(stale(out).some((k) => !k.includes(`/${id}/`))).toBe(true);
   }, 120_000);
 });

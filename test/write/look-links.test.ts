@@ -1,14 +1,15 @@
 // The folder look on its thread (write/changes.ts treeChangesOffThread) looks at one name of each inode
 // when the others' folders are untouched: what it finds must be what looking at every name finds
-// (treeChanges), whatever was done to the folder since the build.
+// (treeChanges), whatever was done to the folder since the build; and begun from the state file's bytes
+// (treeLookOffThread with readState's onShared, as build.ts begins it), what it finds from the parsed state.
 import { execFileSync } from 'node:child_process';
 import { cpSync, lstatSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderPlan } from '../../generator/pipeline/schedule.ts';
-import { treeChangesOffThread } from '../../generator/write/changes.ts';
-import { readState } from '../../generator/write/state.ts';
+import { treeChangesOffThread, treeLookOffThread } from '../../generator/write/changes.ts';
+import { readState, saveState, type BuildState } from '../../generator/write/state.ts';
 import { OutputPlan, SiteWriter, treeChanges } from '../../generator/write/writer.ts';
 
 const temps: string[] = [];
@@ -29,14 +30,27 @@ async function built(): Promise<string> {
   return out;
 }
 
-/** What both looks find, the same on both. */
+/** The look begun from the state file's bytes as build.ts begins it (before they are parsed), and the state parsed. */
+function lookFromBytes(out: string): { state: BuildState; found: Promise<unknown> } {
+  let begun: ReturnType<typeof treeLookOffThread> | null = null;
+  const state = readState(out, (shared) => {
+    begun = treeLookOffThread(out, { shared, state: () => state });
+  })!;
+  expect(begun).not.toBeNull();
+  return { state, found: begun!.found };
+}
+
+/** What the three looks find, the same on all. */
 async function look(out: string) {
-  const state = readState(out)!;
+  const { state, found } = lookFromBytes(out);
   const everyName = treeChanges(out, state);
   const offThread = await treeChangesOffThread(out, state);
   expect(offThread).not.toBeNull();
   const sorted = (r: { altered: Set<string>; extras: string[] }) => ({ altered: [...r.altered].sort(), extras: [...r.extras].sort() });
   expect(sorted(offThread!)).toEqual(sorted(everyName));
+  const fromBytes = (await found) as { altered: Set<string>; extras: string[] } | null;
+  expect(fromBytes).not.toBeNull();
+  expect(sorted(fromBytes!)).toEqual(sorted(everyName));
   return sorted(offThread!);
 }
 
@@ -44,6 +58,28 @@ async function look(out: string) {
 const mtimeOf = (dir: string) => lstatSync(dir, { bigint: true }).mtimeNs;
 /** Sets a folder's mtime back to what it was, to the nanosecond (GNU touch; utimes from Node rounds): its ctime becomes now. */
 const keepMtime = (dir: string, ns: bigint) => execFileSync('touch', ['-m', '-d', `@${ns / 1_000_000_000n}.${String(ns % 1_000_000_000n).padStart(9, '0')}`, dir]);
+
+describe('the folder look begun from the state file', () => {
+  it('passes over the records of a key without a file, and finds the files altered and added', async () => {
+    const out = await built();
+    const state = readState(out)!;
+    state.keys.set('a/x', 'key of a/x');
+    state.keys.set('gone/w', 'key of a file no longer there');
+    saveState(out, state);
+    writeFileSync(path.join(out, 'a/x'), 'SAME');
+    writeFileSync(path.join(out, 'd/e/new'), 'new');
+    expect(await look(out)).toEqual({ altered: ['a/x', 'b/y', 'd/e/f', 'd/g'], extras: ['d/e/new'] });
+  });
+
+  it('answers null when the state parsed from the bytes is none after all', async () => {
+    const out = await built();
+    let begun: ReturnType<typeof treeLookOffThread> | null = null;
+    readState(out, (shared) => {
+      begun = treeLookOffThread(out, { shared, state: () => null });
+    });
+    expect(await begun!.found).toBeNull();
+  });
+});
 
 describe('the folder look on its thread, names of one inode', () => {
   it('finds nothing in a folder as the build left it', async () => {

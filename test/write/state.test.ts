@@ -1,12 +1,12 @@
 // The build state in its binary form (write/state.ts): what is saved is what
 // is read, a state cut short or altered is not trusted, and a folder last
 // built with the text form (state.tsv) is still read and recognised.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serialize } from 'node:v8';
-import { binaryState, emptyState, isPreviousOutput, keptAppend, readKept, readState, saveKept, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
+import { binaryState, emptyState, isPreviousOutput, keptAppend, markInProgress, readKept, readState, saveKept, saveState, stateDir, type BuildState } from '../../generator/write/state.ts';
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -131,6 +131,36 @@ describe('the build state', () => {
     saveState(out, read);
     expect(() => readFileSync(text)).toThrow();
     expect(plain(readState(out)!)).toEqual(plain(read));
+  });
+
+  it('is written over the previous state.bin while the folder is marked in progress (cut to its length), else whole and renamed', () => {
+    const out = outDir();
+    const big = sample();
+    for (let i = 0; i < 500; i++) big.files.set(`api/v1/matrix/f${i}/index.json`, { size: i, ctimeMs: i + 0.5, adopted: false });
+    saveState(out, big);
+    const ino = statSync(stateBin(out)).ino;
+    // A build's commit: the mark is there (writer.open), the file written over, shorter, then the mark cleared.
+    markInProgress(out);
+    saveState(out, sample());
+    expect(statSync(stateBin(out)).ino).toBe(ino);
+    expect(existsSync(path.join(stateDir(out), 'in-progress'))).toBe(false);
+    expect(plain(readState(out)!)).toEqual(plain(sample()));
+    markInProgress(out);
+    saveState(out, big);
+    expect(statSync(stateBin(out)).ino).toBe(ino);
+    expect(plain(readState(out)!)).toEqual(plain(big));
+    // Without the mark (nothing would tell a save cut short), a new file renamed over it.
+    saveState(out, sample());
+    expect(statSync(stateBin(out)).ino).not.toBe(ino);
+    expect(plain(readState(out)!)).toEqual(plain(sample()));
+    // Another name of its inode (a copy by hard links) is left as it was: the state gets a file of its own.
+    const other = `${stateBin(out)}.copy`;
+    linkSync(stateBin(out), other);
+    const before = readFileSync(other);
+    markInProgress(out);
+    saveState(out, big);
+    expect(readFileSync(other)).toEqual(before);
+    expect(plain(readState(out)!)).toEqual(plain(big));
   });
 
   it('keeps each file\'s inode number (the columns, version 3), and reads a version 2 state, without them, as inodes not known', () => {
