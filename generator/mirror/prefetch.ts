@@ -1,4 +1,4 @@
-// The site files an archive's pass is about to read, read on a thread of their own a little ahead of it, into
+// The site files an archive's pass is about to read, read on threads of their own a little ahead of it, into
 // memory the pass then takes them from (take): the main thread, the 10x synthetic release's archive step's critical
 // path, neither opens nor reads them. A large site is no longer in the page cache when the archive step comes:
 // the 10x synthetic release writes 7.1 GB, and Linux keeps a file read or written once on its inactive list,
@@ -6,18 +6,20 @@
 // The main thread then read most of them from the disk, in the archive's order (by name, across every folder: no
 // readahead helps), one blocking read after the other: 13.7 us of kernel time a file against 3.6 us at 1x, and
 // waits for the disk besides (perf: read_pages, ext4 inode-table and directory blocks read again, dentries
-// allocated again). The thread takes those waits. It first only read the files for the page cache, and the main
-// thread read each again from it (open, fstat, read, close: 12.5 s of the main thread's kernel time at 10x); now
-// it hands over the bytes, with what the pass's fstat gave (a hard link of a file read before is not hashed again).
+// allocated again). The threads take those waits. A thread first only read the files for the page cache, and the
+// main thread read each again from it (open, fstat, read, close), or read it first from the disk when the thread
+// was behind; now they hand over the bytes, with what the pass's fstat gave (a hard link of a file read before is
+// not hashed again), two threads (READERS) each a batch in turn.
 //
 // Handing over, without a message a file: each place ahead has a slot (SLOTS of them, by place) whose state is
-// the place's tag (place * 4) plus PENDING, READING, READY or OWN. The thread claims a pending place (PENDING ->
-// READING) once its bytes have room in the ring, reads them there and marks it READY; the pass claims a pending
-// one itself (PENDING -> OWN, then reads it as before) and waits only for one the thread is reading. So neither
-// waits for the other but for a read under way, and a thread slower than the pass (or stopped) costs nothing but
-// the pass's own reads. A file of LARGE bytes or more (bulk files, list pages of 1,000 records) is the pass's
-// own (OWN), as is anything but a regular file: the thread reads it for the page cache only, as before. The ring's bytes of a place stay until the
-// pass releases it (release: every view of a file before that place is gone, as ReadArena reuse says).
+// the place's tag (place * 4) plus PENDING, READING, READY or OWN. A thread claims a pending place (PENDING ->
+// READING) once its bytes have room in its part of the ring, reads them there and marks it READY; the pass claims
+// a pending one itself (PENDING -> OWN, then reads it as before) and waits only for one a thread is reading. So
+// neither waits for the other but for a read under way, and threads slower than the pass (or stopped) cost
+// nothing but the pass's own reads. A file of LARGE bytes or more (bulk files, list pages of 1,000 records) is
+// the pass's own (OWN), as is anything but a regular file: the thread reads it for the page cache only, as
+// before. The ring's bytes of a place stay until the pass releases it (release: every view of a file before that
+// place is gone, as ReadArena reuse says).
 //
 // Only a whole pass over a site past PREFETCH_MIN_FILES files asks it: a smaller site's files are still cached
 // when it is archived (the read on the thread would be a second copy of each, about 3.5 us of CPU a file), and a
@@ -28,15 +30,18 @@ import { OPEN_NO_ATIME_CODE } from './no-atime.ts';
 
 /** Files of a pass at least, for its reads to be made ahead (the 10x synthetic release's root: 1.45 million; the shipped site's: 157,000). */
 export const PREFETCH_MIN_FILES = 600_000;
-/** How far ahead of the pass files are read (places in its order), and how many are sent to the thread at once. */
+/** How far ahead of the pass files are read (places in its order), and how many are sent to a thread at once. */
 const WINDOW = 2048;
 const BATCH = 256;
 /** Slots of places: every place sent and not passed has its own (reach sends at most WINDOW + BATCH places past the pass). */
 const SLOTS = WINDOW + BATCH;
-/** Bytes of the ring the thread reads files into: about 3,000 of the 10x site's files (4.9 kB on average), a window's worth. */
+/** Bytes of the ring the threads read files into (half each): about 3,000 of the 10x site's files (4.9 kB on average), a window's worth. */
 const RING = 16 << 20;
 /** A file of this many bytes or more is the pass's to read (archive.ts LARGE: such a file is cut into members from its own buffer). */
 const HANDED_MAX = 128 * 1024;
+/** Threads reading, each its part of the ring and every other batch: a file not in the page cache is a wait for the
+ *  disk, which two threads wait for at once (the pass then finds the next file read, and reads fewer itself). */
+const READERS = 2;
 
 // A slot's state: its place's tag (place * 4) plus one of these.
 const PENDING = 0;
@@ -59,7 +64,9 @@ const fs = require('node:fs');
 const control = new Int32Array(workerData.control);
 const state = new Int32Array(workerData.state);
 const meta = new Float64Array(workerData.meta);
-const ring = Buffer.from(workerData.ring);
+// Its own part of the ring, from base.
+const base = workerData.from;
+const ring = Buffer.from(workerData.ring, base, workerData.length);
 const RING = ring.length;
 const SLOTS = state.length;
 const scratch = Buffer.allocUnsafe(${64 << 10});
@@ -128,7 +135,7 @@ function one(place, file) {
       live.push([place, at, at + n]);
       head = at + n;
       const m = slot * ${META};
-      meta[m] = at;
+      meta[m] = base + at;
       meta[m + 1] = st.size;
       meta[m + 2] = st.dev;
       meta[m + 3] = st.ino;
@@ -161,16 +168,22 @@ export class Prefetch {
   private readonly meta = new Float64Array(new SharedArrayBuffer(8 * META * SLOTS));
   private readonly ring = new SharedArrayBuffer(RING);
   private readonly bytes = Buffer.from(this.ring);
-  private readonly worker: Worker;
+  private readonly workers: Worker[] = [];
+  /** Batches sent (they go to the threads in turn). */
+  private batches = 0;
   /** Places up to here were sent to the thread. */
   private sent = 0;
 
   constructor(private readonly count: number, private readonly fileAt: (place: number) => string | null) {
     this.control[REACHED] = -1;
-    this.worker = codeThread(THREAD_CODE, { workerData: { control: this.control.buffer, state: this.state.buffer, meta: this.meta.buffer, ring: this.ring } });
-    // Never what keeps the process alive, nor what fails a build: the pass reads every file not handed over itself.
-    this.worker.unref();
-    this.worker.on('error', () => {});
+    const part = RING / READERS;
+    for (let i = 0; i < READERS; i++) {
+      const worker = codeThread(THREAD_CODE, { workerData: { control: this.control.buffer, state: this.state.buffer, meta: this.meta.buffer, ring: this.ring, from: i * part, length: part } });
+      // Never what keeps the process alive, nor what fails a build: the pass reads every file not handed over itself.
+      worker.unref();
+      worker.on('error', () => {});
+      this.workers.push(worker);
+    }
   }
 
   /** The pass is at place: the files up to WINDOW places after it are sent to be read. */
@@ -187,7 +200,7 @@ export class Prefetch {
         Atomics.store(this.state, k % SLOTS, k * 4 + (file === null ? OWN : PENDING));
         files.push(file ?? '');
       }
-      this.worker.postMessage({ from, files });
+      this.workers[this.batches++ % READERS].postMessage({ from, files });
       this.sent = to;
     }
   }
@@ -221,6 +234,6 @@ export class Prefetch {
   }
 
   close(): void {
-    void this.worker.terminate();
+    for (const worker of this.workers) void worker.terminate();
   }
 }
