@@ -90,7 +90,7 @@ import { BLOCK, END, contentMtime, entryHeader, padding } from './tar.ts';
 import { Compressor, hashFiles, type Chunking, type FileChunk, type PreviousChunks } from './gzip.ts';
 import { DIGEST, DigestTable } from './digest-table.ts';
 import { openNoAtime } from './no-atime.ts';
-import { PREFETCH_MIN_FILES, Prefetch } from './prefetch.ts';
+import { PREFETCH_MIN_FILES, Prefetch, type Taken } from './prefetch.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
@@ -401,7 +401,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   let from = 0;
   let bytes = 0;
   // A whole pass over a large site: the files it will read (those the writer did not hash, and the first of each
-  // bytes it did) read ahead on a thread of their own (prefetch.ts). A copy whose first file is still ahead of the
+  // bytes it did) read ahead on a thread of their own, which hands their bytes and fstat over (prefetch.ts take): the
+  // pass neither opens nor reads them, but those the thread has not read yet. A copy whose first file is still ahead of the
   // pass when it is sent is read ahead too (the first not noted yet); known() (a rebuild's) is asked in order
   // only, so a rebuild reads nothing ahead.
   const ahead = reuse === null && order.length - dirCount >= PREFETCH_MIN_FILES
@@ -423,7 +424,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       let unread = false;
       if (e.hex === undefined && (e.hex = written?.(e.path)) !== undefined) unread = true;
       else if (e.hex === undefined) {
-        const read = readUnlessSeen(fileOf(e.path), inodes, arena);
+        const taken = ahead?.take(place);
+        const read = taken ? takenUnlessSeen(taken, inodes) : readUnlessSeen(fileOf(e.path), inodes, arena);
         if (read.hex !== undefined) e.hex = read.hex;
         else {
           e.content = read.content;
@@ -443,7 +445,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         e.content = undefined;
         group.push(e);
       } else {
-        if (unread) e.content = arena.read(fileOf(e.path));
+        if (unread) e.content = ahead?.take(place)?.content ?? arena.read(fileOf(e.path));
         // The previous build's size of a file the writer did not write (asked right after known()).
         const before = e.content ? undefined : reuse?.sizeOf(e.path);
         // A known file is large when the previous archive has its chunks (a file is large by its size, which its hash
@@ -483,7 +485,10 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       bytes = 0;
     }
     // Every file read is in a member put together (its bytes copied) or a link (none kept).
-    if (group.length === 0) arena.reuse();
+    if (group.length === 0) {
+      arena.reuse();
+      ahead?.release(place + 1);
+    }
     while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
   }
   // A pass cut short by an error leaves its thread waiting: unref'd, it ends with the process.
@@ -817,6 +822,13 @@ function readUnlessSeen(file: string, seen: SeenInodes, arena: ReadArena): { con
   } finally {
     closeSync(fd);
   }
+}
+
+/** readUnlessSeen of a file read ahead on the prefetch thread (its bytes and fstat). */
+function takenUnlessSeen({ content, dev, ino, nlink }: Taken, seen: SeenInodes): ReturnType<typeof readUnlessSeen> {
+  if (nlink < 2 || !Number.isSafeInteger(ino) || !Number.isSafeInteger(dev)) return { content };
+  const hex = seen.get(dev)?.get(ino);
+  return hex !== undefined ? { hex } : { content, inode: [dev, ino] };
 }
 
 /** The SHA-256 of a file read whose inode has other links (readUnlessSeen). */

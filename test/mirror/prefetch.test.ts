@@ -1,7 +1,8 @@
-// The archive pass's reads made ahead (mirror/prefetch.ts): which places it asks for, and that its thread opens
-// and reads the files it is sent (a FIFO shows it: opened for writing without blocking only while a reader has it).
+// The archive pass's reads made ahead (mirror/prefetch.ts): which places it asks for, that its thread opens
+// and reads the files it is sent (a FIFO shows it: opened for writing without blocking only while a reader has it),
+// and the bytes it hands over (take).
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, linkSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,6 +65,54 @@ describe('Prefetch', () => {
       writeSync(fd!, 'bytes');
       closeSync(fd!);
       expect(await writer(passed, 300)).toBeNull();
+    } finally {
+      ahead.close();
+    }
+  });
+
+  it('hands over the bytes and fstat of each file it read, in order, through more bytes than its ring holds', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'prefetch-'));
+    dirs.push(dir);
+    // 400 files of 1-120 kB (about 24 MB: the ring, 16 MB, is read over), a hard link, one of 128 KiB (the pass's
+    // own), an empty one, one missing and a place sent as none (null).
+    const files: (string | null)[] = [];
+    const contents = new Map<number, Buffer>();
+    for (let i = 0; i < 400; i++) {
+      const file = path.join(dir, `f${i}`);
+      const bytes = Buffer.alloc(1000 + ((i * 7919) % 120) * 1000, `file ${i} `);
+      writeFileSync(file, bytes);
+      contents.set(files.push(file) - 1, bytes);
+    }
+    linkSync(files[3]!, path.join(dir, 'link'));
+    contents.set(files.push(path.join(dir, 'link')) - 1, contents.get(3)!);
+    writeFileSync(path.join(dir, 'large'), Buffer.alloc(128 * 1024, 'x'));
+    const large = files.push(path.join(dir, 'large')) - 1;
+    writeFileSync(path.join(dir, 'empty'), '');
+    contents.set(files.push(path.join(dir, 'empty')) - 1, Buffer.alloc(0));
+    const missing = files.push(path.join(dir, 'missing')) - 1;
+    const none = files.push(null) - 1;
+    const ahead = new Prefetch(files.length, (k) => files[k]);
+    try {
+      let handed = 0;
+      for (let place = 0; place < files.length; place++) {
+        ahead.reach(place);
+        // Give the thread time to be ahead now and then (else the pass takes files itself, which is right too).
+        if (place % 50 === 0) await new Promise((r) => setTimeout(r, 200));
+        const taken = ahead.take(place);
+        if (place === large || place === missing || place === none) {
+          expect(taken).toBeNull();
+          continue;
+        }
+        if (taken === null) continue;
+        handed++;
+        expect(Buffer.compare(taken.content, contents.get(place)!)).toBe(0);
+        const st = statSync(files[place]!);
+        expect([taken.dev, taken.ino, taken.nlink]).toEqual([st.dev, st.ino, st.nlink]);
+        // Taken once: the second time the pass reads it itself.
+        expect(ahead.take(place)).toBeNull();
+        ahead.release(place + 1);
+      }
+      expect(handed).toBeGreaterThan(300);
     } finally {
       ahead.close();
     }
