@@ -227,7 +227,7 @@ export async function previousMirrorKept(root: string, sink: ManifestSink, scope
  * the other; the manifest's lines go to the sink as the files are read.
  * tarred counts the files and bytes archived.
  */
-export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null, listing: SiteListing | null = null, patch: ArchivePatch | null = null, placed: { places?: ArchivePlaces; manifestSha256?: string } = {}): AsyncGenerator<ArchiveMember> {
+export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null, listing: SiteListing | null = null, patch: ArchivePatch | null = null, placed: { places?: ArchivePlaces; manifestSha256?: string } = {}): AsyncGenerator<ArchiveMember[]> {
   const compressor = new Compressor(level);
   try {
     yield* members(root, sink, tarred, scope, reuse, listing, patch, placed, compressor);
@@ -236,7 +236,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   }
 }
 
-async function* members(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, scope: MirrorScope, reuse: ArchiveReuse | null, listing: SiteListing | null, patch: ArchivePatch | null, placed: { places?: ArchivePlaces; manifestSha256?: string }, compressor: Compressor): AsyncGenerator<ArchiveMember> {
+async function* members(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, scope: MirrorScope, reuse: ArchiveReuse | null, listing: SiteListing | null, patch: ArchivePatch | null, placed: { places?: ArchivePlaces; manifestSha256?: string }, compressor: Compressor): AsyncGenerator<ArchiveMember[]> {
   const previous = new Map((reuse?.index.members ?? []).map((m) => [m.digest, m]));
   // Each large file's members in the previous archive (its header's, then its chunks'), by its content hash:
   // a map lookup for each known file, where hashing its path as well was 0.35 s of a rebuild.
@@ -254,8 +254,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   const fileOf = (rel: string) => `${rootDir}${path.sep}${rel}`;
   // The pass's files (read over once a member holding them is put together: ReadArena reuse).
   const arena = new ReadArena();
-  // Members are compressed on the thread pool, a few at a time, and handed over in order.
-  const inFlight: Promise<ArchiveMember>[] = [];
+  // Members are compressed on the thread pool, a few at a time, and handed over in order, with the copied ones between them.
+  const inFlight = new InOrder();
   // The manifest's lines, cut into pieces as they come (each ending after a line whose path cutsAfter once
   // it holds MIN_LINES, or at MAX_LINES: the same pieces wherever its lines are the same), each piece
   // hashed and written to the sink; only the pieces to compress again are read back at the end. ends: where
@@ -290,7 +290,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     if (manifest.lines >= MAX_LINES || (manifest.lines >= MIN_LINES && cutsAfter(file, LINES_CUT))) endPiece();
   };
   // A previous member is not read here: the writer copies it, with its neighbours in the previous archive in one go.
-  const again = (old: ArchiveIndex['members'][number], entries?: [number, number], lines?: [number, number]): Promise<ArchiveMember> => Promise.resolve({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, entries, lines, size: old.size });
+  const again = (old: ArchiveIndex['members'][number], entries?: [number, number], lines?: [number, number]): ArchiveMember => ({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, entries, lines, size: old.size });
   // A group of small files (and folders), the entries from to to (places in the archive's order): one
   // member, copied when its entries are all as before.
   const flush = (group: GroupEntry[], from: number, to: number) => {
@@ -358,7 +358,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       let tar: Buffer | undefined;
       const digest = known ?? `c${hash('sha1', (tar = tarOf(from, to)), 'base64url')}`;
       const old = reuse ? previous.get(digest) : undefined;
-      if (old) inFlight.push(again(old, entries).then((m) => ({ ...m, owner })));
+      if (old) inFlight.push({ ...again(old, entries), owner });
       else {
         tar ??= tarOf(from, to);
         inFlight.push(compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries, size: to - from })));
@@ -484,12 +484,12 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     }
     // Every file read is in a member put together (its bytes copied) or a link (none kept).
     if (group.length === 0) arena.reuse();
-    while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+    if (inFlight.due) yield await inFlight.take();
   }
   // A pass cut short by an error leaves its thread waiting: unref'd, it ends with the process.
   ahead?.close();
   if (group.length > 0) flush(group, from, order.length);
-  while (inFlight.length > 0) yield await inFlight.shift()!;
+  if (inFlight.length > 0) yield await inFlight.take(true);
   // The manifest last: it lists everything before it, not itself. Its folder (download/) came before.
   // Its header a member of its own, then its lines in members cut where their paths say (as the
   // entries are), each reused when its lines are the previous archive's: after a one-matrix change a
@@ -502,7 +502,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   tarred.files++;
   tarred.bytes += size;
   placed.manifestSha256 = manifest.sha256.digest('hex');
-  yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 };
+  yield [{ data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 }];
   const fd = openSync(manifestFile, 'r');
   try {
     for (const { digest, offset, length, lines } of manifest.pieces) {
@@ -513,13 +513,13 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         for (let at = 0; at < length; ) at += readSync(fd, piece, at, length - at, offset + at) || fail(manifestFile);
         inFlight.push(compress(piece).then((data) => ({ data, digest, files: 0, bytes: length, lines })));
       }
-      if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+      if (inFlight.due) yield await inFlight.take();
     }
   } finally {
     closeSync(fd);
   }
-  while (inFlight.length > 0) yield await inFlight.shift()!;
-  yield { data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size };
+  if (inFlight.length > 0) yield await inFlight.take(true);
+  yield [{ data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size }];
 
   /**
    * The previous archive patched member by member (a rebuild that rewrote, added or removed some of its
@@ -528,7 +528,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
    * full build groups them, until a new member ends where a previous one to keep begins (from there on the
    * entries, and so the members, are the same). The manifest's pieces likewise.
    */
-  async function* patched(p: ArchivePatch): AsyncGenerator<ArchiveMember> {
+  async function* patched(p: ArchivePatch): AsyncGenerator<ArchiveMember[]> {
     const { before, places, manifest: text, fileFrom, dirFrom, entryAt, entryStart, entryFlags, lineAt, lineStart, lineFlags, fresh, chunked } = p;
     const dOld = before.dirs.length;
     const endOld = dOld + before.prefix.length;
@@ -569,7 +569,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         tarred.bytes += m.bytes;
         inFlight.push(again(m, [entryAt[a], entryAt[a] + b - a]));
         k++;
-        while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+        if (inFlight.due) yield await inFlight.take();
         continue;
       }
       const start = entryStart[a];
@@ -644,7 +644,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         }
         // Every file read is in a member put together (its bytes copied) or a link (none kept).
         if (group.length === 0) arena.reuse();
-        while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+        if (inFlight.due) yield await inFlight.take();
       }
       if (place === total) {
         if (group.length > 0) flush(group, from, total);
@@ -652,13 +652,13 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       }
       k = startOf.get(oldEntry(place))!;
     }
-    while (inFlight.length > 0) yield await inFlight.shift()!;
+    if (inFlight.length > 0) yield await inFlight.take(true);
     placed.places = places;
     const size = text.length;
     tarred.files++;
     tarred.bytes += size;
     placed.manifestSha256 = (await manifestHash)[0].hex;
-    yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 };
+    yield [{ data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 }];
     // The manifest's pieces: each previous one whose lines are as before copied, from each other one on the
     // lines cut again as a full build cuts them (list), until a piece ends where a previous one to keep begins.
     const nOld = before.prefix.length;
@@ -680,7 +680,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       if (!relisted(m.lines!)) {
         inFlight.push(again(m, undefined, [lineAt[a], lineAt[a] + b - a]));
         k++;
-        if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+        if (inFlight.due) yield await inFlight.take();
         continue;
       }
       let first = lineStart[a];
@@ -692,7 +692,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         if (lines >= MAX_LINES || (lines >= MIN_LINES && cutsAfter(file, LINES_CUT))) {
           piece(first, j);
           first = j;
-          if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+          if (inFlight.due) yield await inFlight.take();
           const x = j < n ? fileFrom[j] : -1;
           next = x >= 0 ? pieceAt.get(x) : undefined;
           if (next !== undefined && !relisted(pieces[next].lines!)) break;
@@ -705,8 +705,52 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       }
       k = next;
     }
-    while (inFlight.length > 0) yield await inFlight.shift()!;
-    yield { data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size };
+    if (inFlight.length > 0) yield await inFlight.take(true);
+    yield [{ data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size }];
+  }
+}
+
+/** Copied members known and waiting before one is handed over at once: a rebuild copies thousands (10,391 of 10,651 for a
+ *  count), and a yield and an await each (an async generator's turns, the writer's loop) were on the main thread's way. */
+const COPIES = 256;
+
+/**
+ * An archive's members in its order as they come: the made ones as their compression (at most IN_FLIGHT at once, the
+ * oldest waited for beyond that), the copied ones as they are, handed over in batches (take): every member known at
+ * the head at once, so that a run of copies between two made members is one step of the writer's loop.
+ */
+class InOrder {
+  private readonly queue: (ArchiveMember | Promise<ArchiveMember>)[] = [];
+  /** Members of queue being compressed. */
+  private made = 0;
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  push(member: ArchiveMember | Promise<ArchiveMember>): void {
+    if (member instanceof Promise) this.made++;
+    this.queue.push(member);
+  }
+
+  /** Whether to hand members over now: more are being compressed than IN_FLIGHT, or COPIES copied ones wait. */
+  get due(): boolean {
+    return this.made > IN_FLIGHT || this.queue.length - this.made >= COPIES;
+  }
+
+  /** The members at the head, in order: the copied ones up to the first being compressed, which is waited for while due (all: every one). */
+  async take(all = false): Promise<ArchiveMember[]> {
+    const out: ArchiveMember[] = [];
+    while (this.queue.length > 0) {
+      const head = this.queue[0];
+      if (head instanceof Promise) {
+        if (!all && !this.due && out.length > 0) break;
+        this.queue.shift();
+        this.made--;
+        out.push(await head);
+      } else out.push(this.queue.shift() as ArchiveMember);
+    }
+    return out;
   }
 }
 
