@@ -52,12 +52,15 @@ function writeOver(file: string, bytes: Buffer): void {
 }
 
 /** Each thread's user and system CPU seconds (Linux: /proc, clock ticks of 10 ms), by thread id; empty elsewhere. */
-function threadCpu(): Map<number, { user: number; sys: number }> {
-  const out = new Map<number, { user: number; sys: number }>();
+function threadCpu(): Map<number, { user: number; sys: number; name: string; cpu: number }> {
+  const out = new Map<number, { user: number; sys: number; name: string; cpu: number }>();
   try {
     for (const tid of readdirSync('/proc/self/task')) {
       const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-      out.set(Number(tid), { user: Number(fields[11]) / 100, sys: Number(fields[12]) / 100 });
+      const name = readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim();
+      // On CPU in ns (schedstat), where stat's user and system are in ticks of 10 ms.
+      const cpu = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e9;
+      out.set(Number(tid), { user: Number(fields[11]) / 100, sys: Number(fields[12]) / 100, name, cpu });
     }
   } catch {
     // Not Linux: the process's totals alone.
@@ -104,15 +107,17 @@ if (command === 'snap') {
     const u0 = process.resourceUsage();
     const threads0 = threadCpu();
     const t0 = performance.now();
+    if (process.env.JASPAR_MIRROR_TRACE) console.error(`mtrace main run ${(performance.timeOrigin + t0).toFixed(1)}`);
     const made = await Promise.all(scopes.map((scope) => writeMirror(site, { siteChanged: true, scope, written, listChanged, listing, intact: () => true })));
+    if (process.env.JASPAR_MIRROR_TRACE) console.error(`mtrace main done ${(performance.timeOrigin + performance.now()).toFixed(1)}`);
     const u = process.resourceUsage();
     const user = (u.userCPUTime - u0.userCPUTime) / 1e6;
     const sys = (u.systemCPUTime - u0.systemCPUTime) / 1e6;
     const threads = threadCpu();
     // Each thread's CPU in the step (the main thread first, then the others that ran at least 10 ms: the mirror threads).
-    const byThread = [...threads].map(([tid, t]) => ({ tid, user: t.user - (threads0.get(tid)?.user ?? 0), sys: t.sys - (threads0.get(tid)?.sys ?? 0) })).filter((t) => t.tid === process.pid || t.user + t.sys >= 0.01);
+    const byThread = [...threads].map(([tid, t]) => ({ tid, name: t.name, user: t.user - (threads0.get(tid)?.user ?? 0), sys: t.sys - (threads0.get(tid)?.sys ?? 0), cpu: t.cpu - (threads0.get(tid)?.cpu ?? 0) })).filter((t) => t.tid === process.pid || t.user + t.sys >= 0.01);
     byThread.sort((a, b) => (a.tid === process.pid ? -1 : b.tid === process.pid ? 1 : b.user + b.sys - a.user - a.sys));
-    const out: Record<string, unknown> = { user: +user.toFixed(3), sys: +sys.toFixed(3), cpu: +(user + sys).toFixed(3), threads: byThread.map((t) => `${(t.user).toFixed(2)}+${(t.sys).toFixed(2)}`).join(' '), wall: +((performance.now() - t0) / 1000).toFixed(3), archives: made.map((m) => ({ bytes: m.archiveBytes, members: m.members, reused: m.reused, patched: m.patched, s: +m.seconds.toFixed(3) })) };
+    const out: Record<string, unknown> = { user: +user.toFixed(3), sys: +sys.toFixed(3), cpu: +(user + sys).toFixed(3), threads: byThread.map((t) => `${t.name.replace(/ /g, '_')}:${(t.user).toFixed(2)}+${(t.sys).toFixed(2)}=${t.cpu.toFixed(3)}`).join(' '), wall: +((performance.now() - t0) / 1000).toFixed(3), archives: made.map((m) => ({ bytes: m.archiveBytes, members: m.members, reused: m.reused, patched: m.patched, s: +m.seconds.toFixed(3) })) };
     if (rest.includes('--check')) {
       const differ: string[] = [];
       for (const scope of scopes)

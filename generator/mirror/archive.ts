@@ -227,7 +227,7 @@ export async function previousMirrorKept(root: string, sink: ManifestSink, scope
  * the other; the manifest's lines go to the sink as the files are read.
  * tarred counts the files and bytes archived.
  */
-export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null, listing: SiteListing | null = null, patch: ArchivePatch | null = null, placed: { places?: ArchivePlaces; manifestSha256?: string } = {}): AsyncGenerator<ArchiveMember> {
+export async function* archiveMembers(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, level = GZIP_LEVEL, scope: MirrorScope = WHOLE_SITE, reuse: ArchiveReuse | null = null, listing: SiteListing | null = null, patch: ArchivePatch | null = null, placed: { places?: ArchivePlaces; manifestSha256?: string } = {}): AsyncGenerator<ArchiveMember[]> {
   const compressor = new Compressor(level);
   try {
     yield* members(root, sink, tarred, scope, reuse, listing, patch, placed, compressor);
@@ -236,7 +236,7 @@ export async function* archiveMembers(root: string, sink: ManifestSink, tarred: 
   }
 }
 
-async function* members(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, scope: MirrorScope, reuse: ArchiveReuse | null, listing: SiteListing | null, patch: ArchivePatch | null, placed: { places?: ArchivePlaces; manifestSha256?: string }, compressor: Compressor): AsyncGenerator<ArchiveMember> {
+async function* members(root: string, sink: ManifestSink, tarred: { files: number; bytes: number }, scope: MirrorScope, reuse: ArchiveReuse | null, listing: SiteListing | null, patch: ArchivePatch | null, placed: { places?: ArchivePlaces; manifestSha256?: string }, compressor: Compressor): AsyncGenerator<ArchiveMember[]> {
   const previous = new Map((reuse?.index.members ?? []).map((m) => [m.digest, m]));
   // Each large file's members in the previous archive (its header's, then its chunks'), by its content hash:
   // a map lookup for each known file, where hashing its path as well was 0.35 s of a rebuild.
@@ -254,8 +254,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   const fileOf = (rel: string) => `${rootDir}${path.sep}${rel}`;
   // The pass's files (read over once a member holding them is put together: ReadArena reuse).
   const arena = new ReadArena();
-  // Members are compressed on the thread pool, a few at a time, and handed over in order.
-  const inFlight: Promise<ArchiveMember>[] = [];
+  // Members are compressed on the thread pool, a few at a time, and handed over in order, with the copied ones between them.
+  const inFlight = new InOrder();
   // The manifest's lines, cut into pieces as they come (each ending after a line whose path cutsAfter once
   // it holds MIN_LINES, or at MAX_LINES: the same pieces wherever its lines are the same), each piece
   // hashed and written to the sink; only the pieces to compress again are read back at the end. ends: where
@@ -290,7 +290,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
     if (manifest.lines >= MAX_LINES || (manifest.lines >= MIN_LINES && cutsAfter(file, LINES_CUT))) endPiece();
   };
   // A previous member is not read here: the writer copies it, with its neighbours in the previous archive in one go.
-  const again = (old: ArchiveIndex['members'][number], entries?: [number, number], lines?: [number, number]): Promise<ArchiveMember> => Promise.resolve({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, entries, lines, size: old.size });
+  const again = (old: ArchiveIndex['members'][number], entries?: [number, number], lines?: [number, number]): ArchiveMember => ({ copy: old, digest: old.digest, files: old.files, bytes: old.bytes, owner: old.owner, entries, lines, size: old.size });
   // A group of small files (and folders), the entries from to to (places in the archive's order): one
   // member, copied when its entries are all as before.
   const flush = (group: GroupEntry[], from: number, to: number) => {
@@ -358,7 +358,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       let tar: Buffer | undefined;
       const digest = known ?? `c${hash('sha1', (tar = tarOf(from, to)), 'base64url')}`;
       const old = reuse ? previous.get(digest) : undefined;
-      if (old) inFlight.push(again(old, entries).then((m) => ({ ...m, owner })));
+      if (old) inFlight.push({ ...again(old, entries), owner });
       else {
         tar ??= tarOf(from, to);
         inFlight.push(compress(tar).then((data) => ({ data, digest, files: 0, bytes: 0, owner, entries, size: to - from })));
@@ -489,12 +489,12 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       arena.reuse();
       ahead?.release(place + 1);
     }
-    while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+    if (inFlight.due) yield await inFlight.take();
   }
   // A pass cut short by an error leaves its thread waiting: unref'd, it ends with the process.
   ahead?.close();
   if (group.length > 0) flush(group, from, order.length);
-  while (inFlight.length > 0) yield await inFlight.shift()!;
+  if (inFlight.length > 0) yield await inFlight.take(true);
   // The manifest last: it lists everything before it, not itself. Its folder (download/) came before.
   // Its header a member of its own, then its lines in members cut where their paths say (as the
   // entries are), each reused when its lines are the previous archive's: after a one-matrix change a
@@ -507,7 +507,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   tarred.files++;
   tarred.bytes += size;
   placed.manifestSha256 = manifest.sha256.digest('hex');
-  yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 };
+  yield [{ data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 }];
   const fd = openSync(manifestFile, 'r');
   try {
     for (const { digest, offset, length, lines } of manifest.pieces) {
@@ -518,13 +518,13 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         for (let at = 0; at < length; ) at += readSync(fd, piece, at, length - at, offset + at) || fail(manifestFile);
         inFlight.push(compress(piece).then((data) => ({ data, digest, files: 0, bytes: length, lines })));
       }
-      if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+      if (inFlight.due) yield await inFlight.take();
     }
   } finally {
     closeSync(fd);
   }
-  while (inFlight.length > 0) yield await inFlight.shift()!;
-  yield { data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size };
+  if (inFlight.length > 0) yield await inFlight.take(true);
+  yield [{ data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size }];
 
   /**
    * The previous archive patched member by member (a rebuild that rewrote, added or removed some of its
@@ -533,7 +533,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
    * full build groups them, until a new member ends where a previous one to keep begins (from there on the
    * entries, and so the members, are the same). The manifest's pieces likewise.
    */
-  async function* patched(p: ArchivePatch): AsyncGenerator<ArchiveMember> {
+  async function* patched(p: ArchivePatch): AsyncGenerator<ArchiveMember[]> {
     const { before, places, manifest: text, fileFrom, dirFrom, entryAt, entryStart, entryFlags, lineAt, lineStart, lineFlags, fresh, chunked } = p;
     const dOld = before.dirs.length;
     const endOld = dOld + before.prefix.length;
@@ -574,7 +574,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         tarred.bytes += m.bytes;
         inFlight.push(again(m, [entryAt[a], entryAt[a] + b - a]));
         k++;
-        while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+        if (inFlight.due) yield await inFlight.take();
         continue;
       }
       const start = entryStart[a];
@@ -649,7 +649,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         }
         // Every file read is in a member put together (its bytes copied) or a link (none kept).
         if (group.length === 0) arena.reuse();
-        while (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+        if (inFlight.due) yield await inFlight.take();
       }
       if (place === total) {
         if (group.length > 0) flush(group, from, total);
@@ -657,13 +657,13 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       }
       k = startOf.get(oldEntry(place))!;
     }
-    while (inFlight.length > 0) yield await inFlight.shift()!;
+    if (inFlight.length > 0) yield await inFlight.take(true);
     placed.places = places;
     const size = text.length;
     tarred.files++;
     tarred.bytes += size;
     placed.manifestSha256 = (await manifestHash)[0].hex;
-    yield { data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 };
+    yield [{ data: await compress(entryHeader(`${ARCHIVE_FOLDER}/${scopeFiles(scope).manifest}`, 'file', size, contentMtime(placed.manifestSha256))), digest: '', files: 0, bytes: 0 }];
     // The manifest's pieces: each previous one whose lines are as before copied, from each other one on the
     // lines cut again as a full build cuts them (list), until a piece ends where a previous one to keep begins.
     const nOld = before.prefix.length;
@@ -685,7 +685,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       if (!relisted(m.lines!)) {
         inFlight.push(again(m, undefined, [lineAt[a], lineAt[a] + b - a]));
         k++;
-        if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+        if (inFlight.due) yield await inFlight.take();
         continue;
       }
       let first = lineStart[a];
@@ -697,7 +697,7 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
         if (lines >= MAX_LINES || (lines >= MIN_LINES && cutsAfter(file, LINES_CUT))) {
           piece(first, j);
           first = j;
-          if (inFlight.length > IN_FLIGHT) yield await inFlight.shift()!;
+          if (inFlight.due) yield await inFlight.take();
           const x = j < n ? fileFrom[j] : -1;
           next = x >= 0 ? pieceAt.get(x) : undefined;
           if (next !== undefined && !relisted(pieces[next].lines!)) break;
@@ -710,8 +710,52 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       }
       k = next;
     }
-    while (inFlight.length > 0) yield await inFlight.shift()!;
-    yield { data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size };
+    if (inFlight.length > 0) yield await inFlight.take(true);
+    yield [{ data: await compress(Buffer.concat([padding(size), END])), digest: '', files: 1, bytes: size }];
+  }
+}
+
+/** Copied members known and waiting before one is handed over at once: a rebuild copies thousands (10,391 of 10,651 for a
+ *  count), and a yield and an await each (an async generator's turns, the writer's loop) were on the main thread's way. */
+const COPIES = 256;
+
+/**
+ * An archive's members in its order as they come: the made ones as their compression (at most IN_FLIGHT at once, the
+ * oldest waited for beyond that), the copied ones as they are, handed over in batches (take): every member known at
+ * the head at once, so that a run of copies between two made members is one step of the writer's loop.
+ */
+class InOrder {
+  private readonly queue: (ArchiveMember | Promise<ArchiveMember>)[] = [];
+  /** Members of queue being compressed. */
+  private made = 0;
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  push(member: ArchiveMember | Promise<ArchiveMember>): void {
+    if (member instanceof Promise) this.made++;
+    this.queue.push(member);
+  }
+
+  /** Whether to hand members over now: more are being compressed than IN_FLIGHT, or COPIES copied ones wait. */
+  get due(): boolean {
+    return this.made > IN_FLIGHT || this.queue.length - this.made >= COPIES;
+  }
+
+  /** The members at the head, in order: the copied ones up to the first being compressed, which is waited for while due (all: every one). */
+  async take(all = false): Promise<ArchiveMember[]> {
+    const out: ArchiveMember[] = [];
+    while (this.queue.length > 0) {
+      const head = this.queue[0];
+      if (head instanceof Promise) {
+        if (!all && !this.due && out.length > 0) break;
+        this.queue.shift();
+        this.made--;
+        out.push(await head);
+      } else out.push(this.queue.shift() as ArchiveMember);
+    }
+    return out;
   }
 }
 
@@ -1038,7 +1082,7 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
       gone[at] = 1;
       removed++;
     }
-    for (const p of listing!.files) if (inScope(p)) now++;
+    now = scopeCount(listing!, scope, inScope);
   }
   const read = await hashing;
   const hashed: { hex: string; size: number; chunks: FileChunk[] | null }[] = hexes.map((hex) => ({ hex: hex!, size: Number.NaN, chunks: null }));
@@ -1103,6 +1147,8 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
   for (const [i, c] of changed) wanted.add(before.prefix[i]).add(prefixOf(c.hex));
   for (const a of added) wanted.add(prefixOf(a.hex));
   if (removed > 0) for (let i = 0; i < n; i++) if (gone[i]) wanted.add(before.prefix[i]);
+  const near = new Uint8Array(1 << 13);
+  for (const p of wanted) near[p >>> 19] |= 1 << ((p >>> 16) & 7);
   // The new manifest: runs of previous lines copied, new lines written, changed hashes written over. With none
   // added or removed, the previous one written over in place (the same lines; the previous links kept apart).
   const inPlace = added.length === 0 && removed === 0;
@@ -1169,7 +1215,10 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
   // The files of the bytes whose first copy may have moved, in the new order: the first is itself, every other a link to it.
   const holding = new Map<string, number[]>();
   for (let j = 0; j < nNew; j++) {
-    if (!wanted.has(prefix[j])) continue;
+    // The prefix's top 16 bits first (a bit each): a Set's lookup of a number of 32 bits (a heap number past 2^30) for
+    // every file was 10-20 ms of an archive's plan at load, where a few hundred prefixes are wanted.
+    const p = prefix[j];
+    if ((near[p >>> 19] & (1 << ((p >>> 16) & 7))) === 0 || !wanted.has(p)) continue;
     const hex = manifest.toString('latin1', lines[j], lines[j] + 64);
     (holding.get(hex) ?? holding.set(hex, []).get(hex)!).push(j);
   }
@@ -1234,13 +1283,56 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
   };
 }
 
+/** A listing's files counted by where they lie, once for every scope of a build (scopeCount). */
+const listingCounts = new WeakMap<SiteListing, { counts: Map<string, number>; own: Set<string> }>();
+/** The names of a scope's own files (its archive, checksum, manifest), the same in every scope. */
+const OWN_NAMES = Object.values(scopeFiles(WHOLE_SITE)).map((f) => f.slice(f.lastIndexOf('/') + 1));
+
+/**
+ * How many of the listing's files the scope holds (inScope: its scopeTest), for patchPlan's check that they add up.
+ * The files are counted once a listing by their path up to its second "/" (a folder two levels down, whose files a
+ * scope of folders and exclusions at most two levels deep holds all or none of, but its own files), else by their
+ * own path; each scope then tests those keys, not its 285,000 paths (each scope's test of every path was about half of
+ * an add's or remove's patchPlan on the main thread, at load).
+ */
+export function scopeCount(listing: SiteListing, scope: MirrorScope, inScope: (file: string) => boolean): number {
+  const shallow = (p: string) => p.split('/').length <= 2;
+  if (!shallow(scope.dir) || !scope.exclude.every(shallow)) {
+    let now = 0;
+    for (const p of listing.files) if (inScope(p)) now++;
+    return now;
+  }
+  let known = listingCounts.get(listing);
+  if (!known) {
+    known = { counts: new Map(), own: new Set() };
+    for (const p of listing.files) {
+      const a = p.indexOf('/');
+      const b = a < 0 ? -1 : p.indexOf('/', a + 1);
+      const key = b < 0 ? p : p.slice(0, b + 1);
+      known.counts.set(key, (known.counts.get(key) ?? 0) + 1);
+      if (b >= 0 && OWN_NAMES.some((name) => p.endsWith(name))) known.own.add(p);
+    }
+    listingCounts.set(listing, known);
+  }
+  let now = 0;
+  // A folder's key tested as a path below it that no file has (NUL): what scopeTest says of every file there.
+  for (const [key, n] of known.counts) if (inScope(key.endsWith('/') ? `${key}\0` : key)) now += n;
+  // The scope's own files deeper than two levels, counted with their folder: left out, as scopeTest leaves them.
+  for (const file of Object.values(scopeFiles(scope))) {
+    const a = file.indexOf('/');
+    const b = a < 0 ? -1 : file.indexOf('/', a + 1);
+    if (b >= 0 && known.own.has(file) && inScope(`${file.slice(0, b + 1)}\0`)) now--;
+  }
+  return now;
+}
+
 /** Folders' tree order (dirsInTreeOrder's): by their paths' bytes, "/" before every other character. */
 const byTreeOrder = byUnitRank((unit) => treeRank(unit));
 const treeRank = (unit: number) => (unit === 47 ? -1 : unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
 
 /** Whether a path of the site is one the scope's archive holds (siteFiles' test, for one path at a time), the
  *  scope's parts taken once: asked of every path of the site (the root folder, '', is no scope's path). */
-function scopeTest(scope: MirrorScope): (file: string) => boolean {
+export function scopeTest(scope: MirrorScope): (file: string) => boolean {
   const own = scopeFiles(scope);
   const under = scope.dir ? `${scope.dir}/` : '';
   const left = scope.exclude.map((x) => `${x}/`);

@@ -171,22 +171,25 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     const placed: { places?: ArchivePlaces; manifestSha256?: string } = {};
     let archiveSha256: string;
     try {
-      for await (const member of archiveMembers(root, manifest, tarred, level, scope, reuse, listing, patch, placed)) {
-        const length = member.copy ? member.copy.length : member.data!.length;
-        members.push({ digest: member.digest, offset: archiveBytes, length, files: member.files, bytes: member.bytes, owner: member.owner, entries: member.entries, lines: member.lines, size: member.size });
-        archiveBytes += length;
-        if (member.copy) {
-          reused++;
-          if (run && run.offset + run.length === member.copy.offset) run.length += length;
-          else {
-            copyRun();
-            run = { offset: member.copy.offset, length };
+      // Members come in batches: a copied member's step of this loop is not an await each.
+      for await (const batch of archiveMembers(root, manifest, tarred, level, scope, reuse, listing, patch, placed)) {
+        for (const member of batch) {
+          const length = member.copy ? member.copy.length : member.data!.length;
+          members.push({ digest: member.digest, offset: archiveBytes, length, files: member.files, bytes: member.bytes, owner: member.owner, entries: member.entries, lines: member.lines, size: member.size });
+          archiveBytes += length;
+          if (member.copy) {
+            reused++;
+            if (run && run.offset + run.length === member.copy.offset) run.length += length;
+            else {
+              copyRun();
+              run = { offset: member.copy.offset, length };
+            }
+            continue;
           }
-          continue;
+          copyRun();
+          if (firstMade < 0) firstMade = archiveBytes - length;
+          stream.put(member.data!);
         }
-        copyRun();
-        if (firstMade < 0) firstMade = archiveBytes - length;
-        stream.put(member.data!);
       }
       copyRun();
       ended = true;

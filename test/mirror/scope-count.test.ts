@@ -1,0 +1,34 @@
+// patchPlan's count of a scope's files in the writer's listing (mirror/archive.ts scopeCount): counted once a listing by
+// their first two folders, it must say what scopeTest says of every path, the scopes' own files and odd depths included.
+import { describe, expect, it } from 'vitest';
+import { scopeCount, scopeFiles, scopeTest, WHOLE_SITE, type MirrorScope, type SiteListing } from '../../generator/mirror/archive.ts';
+
+const scopes: MirrorScope[] = [WHOLE_SITE, { dir: '', exclude: ['releases'] }, { dir: 'releases/2026', exclude: [] }, { dir: 'releases', exclude: [] }, { dir: 'releases/2026/api', exclude: [] }, { dir: '', exclude: ['api/v1'] }];
+
+const files = [
+  'index.html',
+  'api/index.json',
+  'api/v1/matrix/index.json',
+  'api/v1/matrix/MA0001.1/index.json',
+  'api/v1x/index.json',
+  'releases',
+  'releases/2026',
+  'releases/2026x/a.txt',
+  'releases/2026/index.html',
+  'releases/2026/api/v1/matrix/index.json',
+  'releases/2027/api/v1/matrix/index.json',
+  '_edge/matrices.json',
+  '.nojekyll',
+  ...scopes.flatMap((s) => Object.values(scopeFiles(s))),
+];
+
+const brute = (listing: SiteListing, scope: MirrorScope) => [...listing.files].filter(scopeTest(scope)).length;
+
+describe('scopeCount', () => {
+  it('counts what scopeTest holds, for scopes of one, two and three levels, with and without their own files', () => {
+    for (const listed of [files, files.filter((f) => !f.includes('download/')), files.filter((_, i) => i % 2 === 0)]) {
+      const listing: SiteListing = { files: listed, dirs: [''] };
+      for (const scope of scopes) expect(scopeCount(listing, scope, scopeTest(scope)), `${scope.dir}|${scope.exclude.join()}`).toBe(brute(listing, scope));
+    }
+  });
+});
