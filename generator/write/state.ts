@@ -351,14 +351,19 @@ export function isPreviousOutput(outDir: string): boolean {
   return interrupted(outDir) || startsWith(stateFile(outDir), `${COLUMNS_HEADER}\n`) || startsWith(stateFile(outDir), `${BINARY_HEADER}\n`) || startsWith(textStateFile(outDir), `${HEADER}\n`);
 }
 
+/** The file opened with these flags, not through a link; null when it cannot be (none, a link, unreadable). */
+function openNoFollow(file: string, flags: number): number | null {
+  try {
+    return openSync(file, flags | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+}
+
 /** Whether a file (not a link) starts with these characters. */
 function startsWith(file: string, text: string): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return false;
-  }
+  const fd = openNoFollow(file, constants.O_RDONLY);
+  if (fd === null) return false;
   try {
     const head = Buffer.alloc(Buffer.byteLength(text));
     const n = readSync(fd, head, 0, head.length, 0);
@@ -410,12 +415,8 @@ export function saveState(outDir: string, state: BuildState): void {
 /** Writes the parts over an existing regular file of one name (not through a link, nor into another name's inode), cut
  *  to their length; false when there is no such file (nothing written). */
 function writeOver(file: string, parts: readonly Buffer[]): boolean {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_WRONLY | constants.O_NOFOLLOW);
-  } catch {
-    return false;
-  }
+  const fd = openNoFollow(file, constants.O_WRONLY);
+  if (fd === null) return false;
   try {
     const st = fstatSync(fd);
     if (!st.isFile() || st.nlink !== 1) return false;
