@@ -1,4 +1,4 @@
-// node --import tsx scripts/rebuild-profile.ts [--scratch DIR] [--runs 3] [--only count,annotation,add,remove,noop] [--cpu-prof] [--timeline]
+// node --import tsx scripts/rebuild-profile.ts [--scratch DIR] [--runs 3] [--only count,annotation,add,remove,noop] [--cpu-prof] [--timeline] [--floor]
 //
 // Rebuilds of the shipped two-release site after one small edit (issue 22),
 // each a child process started as `npm run build` starts it
@@ -13,12 +13,16 @@
 // The scratch folder (default /tmp/jaspar-rebuild-profile) keeps the site
 // between runs: the first run builds it in full. With
 // --cpu-prof each rebuild writes a V8 CPU profile into scratch/profiles; with
-// --timeline each prints the wall-clock marks of its steps (pipeline/timeline.ts).
+// --timeline each prints the wall-clock marks of its steps (pipeline/timeline.ts); with --floor each
+// rebuild but the no-op is followed by the floor of the files it wrote (scripts/rebuild-floor.ts: their
+// zlib at the archives' levels, SHA-256 and writing, both cores working, nothing rendered), printed
+// beside it, and the summary adds the no-op's wall to it: no rebuild writing those files takes less.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { Floor } from './rebuild-floor.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -52,6 +56,17 @@ function runBuild(out: string, data: string[], prof: string | null, timeline = f
     wall, inside: report.seconds, cpu, sys, main, maxRssMb, written: report.written, removed: report.removed, rendered: report.tasks.rendered, reused: report.tasks.reused,
     upToDate: report.upToDate, steps: report.cpu, members: report.archiveMembers,
   };
+}
+
+/**
+ * The floor of the files a rebuild wrote (scripts/rebuild-floor.ts), measured in a child process: the 290 MB of
+ * bytes it holds would otherwise be this process's, and a child it starts begins with this process's peak RSS as
+ * its own (Linux keeps a process's maxrss across fork and exec), which the next rebuild would report.
+ */
+function floorOf(site: string, since: number, scratch: string): Floor {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts/rebuild-floor.ts'), site, String(since), scratch], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (r.status !== 0) throw new Error(`rebuild-floor.ts failed:\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Floor;
 }
 
 /** The edits, each a pair of steps (do, undo) that leave the release as it was. */
@@ -108,7 +123,7 @@ const fmt = (xs: number[], digits = 2) => (xs.length > 1 ? `${median(xs).toFixed
 async function main(): Promise<void> {
   const { values } = parseArgs({
     allowPositionals: true,
-    options: { scratch: { type: 'string', default: '/tmp/jaspar-rebuild-profile' }, runs: { type: 'string', default: '3' }, only: { type: 'string', default: 'noop,count,annotation,remove,add' }, 'cpu-prof': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false } },
+    options: { scratch: { type: 'string', default: '/tmp/jaspar-rebuild-profile' }, runs: { type: 'string', default: '3' }, only: { type: 'string', default: 'noop,count,annotation,remove,add' }, 'cpu-prof': { type: 'boolean', default: false }, timeline: { type: 'boolean', default: false }, floor: { type: 'boolean', default: false } },
   });
   const scratch = path.resolve(values.scratch);
   // The shipped folder itself, as a user edits it: JASPAR 2026 takes its older versions from it too
@@ -129,7 +144,7 @@ async function main(): Promise<void> {
   }
 }
 
-async function measure(scratch: string, release: string, data: string[], values: { runs: string; only: string; 'cpu-prof': boolean; timeline: boolean }, keep: (file: string) => void): Promise<void> {
+async function measure(scratch: string, release: string, data: string[], values: { runs: string; only: string; 'cpu-prof': boolean; timeline: boolean; floor: boolean }, keep: (file: string) => void): Promise<void> {
   const only = values.only.split(',');
   const names = ['noop', 'count', 'annotation', 'remove', 'add'];
   const unknown = only.filter((n) => !names.includes(n));
@@ -148,12 +163,22 @@ async function measure(scratch: string, release: string, data: string[], values:
   const results = new Map<string, Result[]>();
   const runs = Number(values.runs);
   const brief = (r: Result) => `${r.wall.toFixed(2)} s wall (${r.inside.toFixed(2)} in build), CPU ${r.cpu.toFixed(2)} s (sys ${r.sys.toFixed(2)}; main thread ${r.main ? `user ${r.main.user.toFixed(2)} sys ${r.main.sys.toFixed(2)}` : '?'}) ${JSON.stringify(r.steps ?? {})}, ${r.written} written, ${r.removed} removed, ${r.rendered} rendered of ${r.rendered + r.reused}, members ${JSON.stringify(r.members)}, RSS ${r.maxRssMb.toFixed(0)} MB`;
+  const floors = new Map<string, Floor[]>();
+  const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
   for (let i = 0; i < runs; i++) {
     for (const name of only) {
       if (name !== 'noop') edit[name]();
+      // The files the rebuild writes are those changed from here on (a file's mtime is the kernel's coarse clock: a second back is safe, nothing else writes the scratch site).
+      const since = Date.now() - 1000;
       const r = runBuild(site, data, prof, values.timeline);
       log(`${name} ${i + 1}: ${brief(r)}`);
       results.set(name, [...(results.get(name) ?? []), r]);
+      if (values.floor && name !== 'noop') {
+        const f = floorOf(site, since, path.join(scratch, 'floor'));
+        floors.set(name, [...(floors.get(name) ?? []), f]);
+        const parts = f.archives.map((a) => `${a.scope} ${a.files} files ${mb(a.bytes)} -> ${mb(a.gzipped)} at level ${a.level}`).join('; ');
+        log(`${name} ${i + 1} floor: ${f.files} files, ${mb(f.bytes)} (${parts}); CPU zlib ${f.zlib.cpu.toFixed(2)} s, SHA-256 ${f.sha256.cpu.toFixed(2)} s, written over ${f.write.cpu.toFixed(2)} s: ${f.bound.toFixed(2)} s on the cores`);
+      }
       // count and annotation: undone by the next run of the same edit (not timed when this is the last run).
       if ((name === 'count' || name === 'annotation') && i === runs - 1 && runs % 2 === 1) {
         edit[name]();
@@ -163,6 +188,11 @@ async function measure(scratch: string, release: string, data: string[], values:
   }
   for (const [name, rs] of results) {
     log(`${name.padEnd(10)} wall ${fmt(rs.map((r) => r.wall))} s  CPU ${fmt(rs.map((r) => r.cpu))} s  written ${fmt(rs.map((r) => r.written), 0)}  rendered ${fmt(rs.map((r) => r.rendered), 0)}`);
+  }
+  const noop = results.get('noop');
+  for (const [name, fs] of floors) {
+    const plus = noop ? `; with the no-op's wall ${fmt(noop.map((r) => r.wall))} s, ${(median(noop.map((r) => r.wall)) + median(fs.map((f) => f.bound))).toFixed(2)} s` : ' (run the no-op too, --only noop,..., for the plan\'s checks)';
+    log(`${name.padEnd(10)} floor: zlib, SHA-256 and writing of its files ${fmt(fs.map((f) => f.bound))} s on the cores, nothing rendered${plus}`);
   }
 }
 
