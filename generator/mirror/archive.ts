@@ -849,9 +849,10 @@ class ReadArena {
 /** A site file opened to be read, its access time left (no-atime.ts). */
 const openToRead = (file: string): number => openNoAtime(file, constants.O_RDONLY);
 
-/** Files read whose views may live long (the check of a previous manifest): never read over. */
-const kept = new ReadArena();
-const readSiteFile = (file: string) => kept.read(file);
+/** Files read whose views may live long (the check of a previous manifest): never read over. Made when first
+ *  asked: most builds never check a previous manifest, and each started worker and test file loading this module allocated its ARENA. */
+let kept: ReadArena | null = null;
+const readSiteFile = (file: string) => (kept ??= new ReadArena()).read(file);
 
 /**
  * Files of more than one link met in an archive's pass, with their SHA-256: by device, then inode
