@@ -1363,9 +1363,12 @@ export function scopeTest(scope: MirrorScope): (file: string) => boolean {
   const own = scopeFiles(scope);
   const under = scope.dir ? `${scope.dir}/` : '';
   const left = scope.exclude.map((x) => `${x}/`);
+  const leftExactly = [...scope.exclude];
+  // Asked of every path of the site for each scope: no string sliced but a hidden one's first part (isSiteFile: only a
+  // name starting with "." can be other than a site file), nor an excluded folder's name made again a path.
   return (file) => {
-    if (under ? !file.startsWith(under) : file === '' || !isSiteFile(file.includes('/') ? file.slice(0, file.indexOf('/')) : file)) return false;
-    for (const x of left) if (file.startsWith(x) || file === x.slice(0, -1)) return false;
+    if (under ? !file.startsWith(under) : file === '' || (file.charCodeAt(0) === 46 && !isSiteFile(file.includes('/') ? file.slice(0, file.indexOf('/')) : file))) return false;
+    for (let k = 0; k < left.length; k++) if (file.startsWith(left[k]) || file === leftExactly[k]) return false;
     return file !== own.archive && file !== own.sum && file !== own.manifest;
   };
 }
