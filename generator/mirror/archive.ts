@@ -383,7 +383,11 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
 
   const written = listing?.sha256;
   // Folders first: a file's number (its manifest line, ArchivePlaces) is its place less dirCount.
-  const { paths: order, folders: dirCount } = archiveOrder(root, scope, listing, reuse);
+  const { paths: order, folders: dirCount, slots } = archiveOrder(root, scope, listing, reuse);
+  // Where the writer's digest of the file at a place begins in digests (ListingSlots), or -1: found by its slot where the order carries them, else by its path.
+  const digests = slots && listing?.slotted ? listing.slotted.digests : null;
+  const digestAt = slots && listing?.slotted ? listing.slotted.digestAt : null;
+  const writtenAt = (place: number): number => (digestAt !== null ? digestAt(slots![place - dirCount]) : -1);
   const prefix = new Uint32Array(order.length - dirCount);
   const target = new Int32Array(order.length - dirCount).fill(-1);
   const fileSize = new Uint32Array(order.length - dirCount);
@@ -408,6 +412,10 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
   const ahead = reuse === null && order.length - dirCount >= PREFETCH_MIN_FILES
     ? new Prefetch(order.length, (k) => {
       if (k < dirCount) return null;
+      if (digests !== null) {
+        const at = writtenAt(k);
+        return at >= 0 && firsts.hasAt(digests, at) ? null : fileOf(order[k]);
+      }
       const hex = written?.(order[k]);
       return hex !== undefined && firsts.has(hex) ? null : fileOf(order[k]);
     })
@@ -420,9 +428,14 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
       // hash); every other file is read and hashed here, to know whether it is a copy.
       e.hex = reuse?.known(e.path);
       // A file the writer hashed as it wrote it (its bytes' SHA-256, write/same-bytes.ts): not hashed again,
-      // and not even opened when an earlier file has its bytes (read below when it is the first).
+      // and not even opened when an earlier file has its bytes (read below when it is the first). at: where
+      // its digest begins in digests, when found by its slot.
       let unread = false;
-      if (e.hex === undefined && (e.hex = written?.(e.path)) !== undefined) unread = true;
+      const at = e.hex === undefined && digests !== null ? writtenAt(place) : -1;
+      if (at >= 0) {
+        e.hex = digests!.toString('hex', at, at + DIGEST);
+        unread = true;
+      } else if (e.hex === undefined && digests === null && (e.hex = written?.(e.path)) !== undefined) unread = true;
       else if (e.hex === undefined) {
         const taken = ahead?.take(place);
         const read = taken ? takenUnlessSeen(taken, inodes) : readUnlessSeen(fileOf(e.path), inodes, arena);
@@ -433,8 +446,8 @@ async function* members(root: string, sink: ManifestSink, tarred: { files: numbe
           if (read.inode) noteInode(inodes, read.inode, e.hex);
         }
       }
-      prefix[place - dirCount] = prefixOf(e.hex);
-      const first = firsts.firstOr(e.hex, place);
+      prefix[place - dirCount] = at >= 0 ? digests!.readUInt32BE(at) : prefixOf(e.hex);
+      const first = at >= 0 ? firsts.firstOrAt(digests!, at, place) : firsts.firstOr(e.hex, place);
       if (first !== undefined) {
         e.kind = 'link';
         e.target = order[first];
@@ -836,9 +849,10 @@ class ReadArena {
 /** A site file opened to be read, its access time left (no-atime.ts). */
 const openToRead = (file: string): number => openNoAtime(file, constants.O_RDONLY);
 
-/** Files read whose views may live long (the check of a previous manifest): never read over. */
-const kept = new ReadArena();
-const readSiteFile = (file: string) => kept.read(file);
+/** Files read whose views may live long (the check of a previous manifest): never read over. Made when first
+ *  asked: most builds never check a previous manifest, and each started worker and test file loading this module allocated its ARENA. */
+let kept: ReadArena | null = null;
+const readSiteFile = (file: string) => (kept ??= new ReadArena()).read(file);
 
 /**
  * Files of more than one link met in an archive's pass, with their SHA-256: by device, then inode
@@ -895,6 +909,19 @@ export class FirstPlaces {
     const digest = this.digest;
     if (hex.length !== 2 * DIGEST || digest.write(hex, 'hex') !== DIGEST) return this.others?.has(hex) ?? false;
     return this.held.find(digest) >= 0;
+  }
+
+  /** has() of the DIGEST bytes from byte at of digests. */
+  hasAt(digests: Buffer, at: number): boolean {
+    return this.held.find(digests, at) >= 0;
+  }
+
+  /** firstOr() of the DIGEST bytes from byte at of digests (a column of them: no hex made and read back). */
+  firstOrAt(digests: Buffer, at: number, place: number): number | undefined {
+    const i = this.held.find(digests, at);
+    if (i >= 0) return this.held.value(i);
+    this.held.add(digests, place, at);
+    return undefined;
   }
 
   /** The place of the first file of these bytes; else undefined, and place noted as theirs. */
@@ -1045,7 +1072,7 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
   // looked at are spelt (spelling and looking up every previous path was 0.2 s of an add's or remove's two archives).
   const placesOf = function* (files: Iterable<string>): Generator<[string, number]> {
     let from = 0;
-    for (const file of byNameThenPath([...files].filter(inScope))) {
+    for (const file of byNameThenPath([...files].filter(inScope)).paths) {
       const at = gallop(n, pathOf, file, from);
       from = at >= 0 ? at + 1 : -1 - at;
       yield [file, at];
@@ -1336,9 +1363,12 @@ export function scopeTest(scope: MirrorScope): (file: string) => boolean {
   const own = scopeFiles(scope);
   const under = scope.dir ? `${scope.dir}/` : '';
   const left = scope.exclude.map((x) => `${x}/`);
+  const leftExactly = [...scope.exclude];
+  // Asked of every path of the site for each scope: no string sliced but a hidden one's first part (isSiteFile: only a
+  // name starting with "." can be other than a site file), nor an excluded folder's name made again a path.
   return (file) => {
-    if (under ? !file.startsWith(under) : file === '' || !isSiteFile(file.includes('/') ? file.slice(0, file.indexOf('/')) : file)) return false;
-    for (const x of left) if (file.startsWith(x) || file === x.slice(0, -1)) return false;
+    if (under ? !file.startsWith(under) : file === '' || (file.charCodeAt(0) === 46 && !isSiteFile(file.includes('/') ? file.slice(0, file.indexOf('/')) : file))) return false;
+    for (let k = 0; k < left.length; k++) if (file.startsWith(left[k]) || file === leftExactly[k]) return false;
     return file !== own.archive && file !== own.sum && file !== own.manifest;
   };
 }
@@ -1504,8 +1534,26 @@ export interface SiteListing {
   dirs: Iterable<string>;
   /** The SHA-256 (hex) of a file the writer wrote in this build and hashed then (write/same-bytes.ts: small files), else undefined. */
   sha256?: (file: string) => string | undefined;
+  /** The same files by their slots in the writer's records, with sha256's digests found by the slot. */
+  slotted?: ListingSlots;
   /** The files of the previous build the writer removed (prune): a rebuild that removed files patches its archives without them (patchPlan). */
   removed?: readonly string[];
+}
+
+/**
+ * The listing's files as the writer's records hold them: slots() in the order of files (pathAt(slot) each of
+ * them), and the writer's digest of a file by its slot (digestAt: where its DIGEST bytes begin in digests, or -1:
+ * sha256 gives undefined). A full build's archive order carries each file's slot, and its pass takes the digest
+ * without the path hashed and found in the records, a hex string made and read back into bytes to find the
+ * first file of those bytes. Measured on the shipped site (both folders holding their bytes, eight alternated pairs
+ * at load 3-6): the main thread's CPU in the two archives' passes 3.54-3.84 s (median 3.62) against 3.65-4.19 s
+ * (median 3.91) by path.
+ */
+export interface ListingSlots {
+  slots(): Iterable<number>;
+  pathAt(slot: number): string;
+  digestAt(slot: number): number;
+  digests: Buffer;
 }
 
 /** A listing's folders in tree order, sorted once for all the scopes of a build (42,000 folders, two scopes). */
@@ -1546,18 +1594,29 @@ function* siteFiles(root: string, scope: MirrorScope): Generator<{ path: string;
  * order a folder's other files lie between them. Measured on the default
  * release's site (156,771 files): 87.8 MB instead of 125.3 MB at level 5.
  */
-function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | null = null, reuse: ArchiveReuse | null = null): { paths: string[]; folders: number } {
+function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | null = null, reuse: ArchiveReuse | null = null): { paths: string[]; folders: number; slots?: Int32Array } {
   // Paths alone, the folders first (folders of them): an object an entry, and one more with its name to
   // sort by, were about 200 MB of the 10x synthetic release's archive step at its start.
   const dirs: string[] = [];
   const paths: string[] = [];
+  // Each path's slot in the writer's records, where the listing has them (ListingSlots).
+  const slotsOf: number[] = [];
   const holds = scopeTest(scope);
   if (listing) {
     // The writer's listing, tested path by path (scopeTest: its parts taken once): each scope looks at all
     // 285,000 paths of the shipped site, and an object yielded for each by siteFiles was about 0.1 s of an
     // add's or remove's archive step.
     for (const p of dirsInTreeOrder(listing)) if (holds(p)) dirs.push(p);
-    for (const p of listing.files) if (holds(p)) paths.push(p);
+    if (listing.slotted) {
+      const { pathAt } = listing.slotted;
+      for (const slot of listing.slotted.slots()) {
+        const p = pathAt(slot);
+        if (holds(p)) {
+          paths.push(p);
+          slotsOf.push(slot);
+        }
+      }
+    } else for (const p of listing.files) if (holds(p)) paths.push(p);
   } else {
     for (const entry of siteFiles(root, scope)) (entry.kind === 'dir' ? dirs : paths).push(entry.path);
   }
@@ -1572,8 +1631,9 @@ function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | n
     for (const p of reuse.paths) dirs.push(p);
     return { paths: dirs, folders };
   }
-  for (const p of byNameThenPath(paths)) dirs.push(p);
-  return { paths: dirs, folders };
+  const sorted = byNameThenPath(paths, slotsOf.length === paths.length && paths.length > 0 ? Int32Array.from(slotsOf) : undefined);
+  for (const p of sorted.paths) dirs.push(p);
+  return { paths: dirs, folders, slots: sorted.tags };
 }
 
 /**
@@ -1583,7 +1643,7 @@ function archiveOrder(root: string, scope: MirrorScope, listing: SiteListing | n
  * U+D800 up). Measured on the root's paths (CPU, four runs): 183-251 ms, where one sort of every path
  * comparing names by a comparator took 534-627 ms.
  */
-function byNameThenPath(paths: readonly string[]): string[] {
+function byNameThenPath(paths: readonly string[], tags?: Int32Array): { paths: string[]; tags?: Int32Array } {
   const numberOf = new Map<string, number>();
   const names: string[] = [];
   const nameOf = new Int32Array(paths.length);
@@ -1610,14 +1670,29 @@ function byNameThenPath(paths: readonly string[]): string[] {
   for (let r = 0; r < names.length; r++) start[r + 1] += start[r];
   const at = start.slice(0, names.length);
   const out = new Array<string>(paths.length);
-  for (let i = 0; i < paths.length; i++) out[at[rank[nameOf[i]]]++] = paths[i];
   const order = high ? byPathBytes : (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  if (tags) {
+    // The tags go with their paths: each bucket's input places sorted by their paths (no two paths are the same).
+    const from = new Int32Array(paths.length);
+    for (let i = 0; i < paths.length; i++) from[at[rank[nameOf[i]]]++] = i;
+    for (let r = 0; r < names.length; r++) {
+      if (start[r + 1] - start[r] < 2) continue;
+      from.subarray(start[r], start[r + 1]).sort((a, b) => order(paths[a], paths[b]));
+    }
+    const placed = new Int32Array(paths.length);
+    for (let k = 0; k < paths.length; k++) {
+      out[k] = paths[from[k]];
+      placed[k] = tags[from[k]];
+    }
+    return { paths: out, tags: placed };
+  }
+  for (let i = 0; i < paths.length; i++) out[at[rank[nameOf[i]]]++] = paths[i];
   for (let r = 0; r < names.length; r++) {
     if (start[r + 1] - start[r] < 2) continue;
     const bucket = out.slice(start[r], start[r + 1]).sort(order);
     for (let m = 0; m < bucket.length; m++) out[start[r] + m] = bucket[m];
   }
-  return out;
+  return { paths: out };
 }
 
 /** The place of file among n paths in archiveOrder's order (by name, then by path; pathAt: the path at a place), by halving from place from on; -1: not there. */

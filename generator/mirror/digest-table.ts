@@ -14,18 +14,18 @@ export class DigestTable {
   /** Index + 1 by the digest's first four bytes, at most half full; 0: empty. */
   private table = new Int32Array(2048);
 
-  /** The index of this digest, or -1. */
-  find(digest: Uint8Array): number {
+  /** The index of this digest (its DIGEST bytes from byte from of digest: a column of them, no view made), or -1. */
+  find(digest: Uint8Array, from = 0): number {
     const mask = this.table.length - 1;
-    for (let at = firstWord(digest, 0) & mask; ; at = (at + 1) & mask) {
+    for (let at = firstWord(digest, from) & mask; ; at = (at + 1) & mask) {
       const held = this.table[at];
       if (held === 0) return -1;
-      if (this.holds(held - 1, digest)) return held - 1;
+      if (this.holds(held - 1, digest, from)) return held - 1;
     }
   }
 
-  /** Adds a digest the table does not hold (find: -1) with its number; its index. */
-  add(digest: Uint8Array, value: number): number {
+  /** Adds a digest the table does not hold (find: -1; its bytes from byte from) with its number; its index. */
+  add(digest: Uint8Array, value: number, from = 0): number {
     const i = this.count++;
     if (i === this.values.length) {
       const digests = new Uint8Array(2 * i * DIGEST);
@@ -35,7 +35,7 @@ export class DigestTable {
       values.set(this.values);
       this.values = values;
     }
-    this.digests.set(digest, i * DIGEST);
+    this.digests.set(from === 0 && digest.length === DIGEST ? digest : digest.subarray(from, from + DIGEST), i * DIGEST);
     this.values[i] = value;
     if (this.count * 2 > this.table.length) {
       this.table = new Int32Array(this.table.length * 2);
@@ -52,16 +52,16 @@ export class DigestTable {
     this.values[i] = value;
   }
 
-  /** The digests as hex by index, holding only their column (the table and the numbers can go). */
-  hexes(): (i: number) => string {
+  /** The digests, DIGEST bytes each by index, as one buffer over their column (not copied: the table and the numbers can go). */
+  column(): Buffer {
     const { digests } = this;
-    return (i) => Buffer.from(digests.buffer, digests.byteOffset + i * DIGEST, DIGEST).toString('hex');
+    return Buffer.from(digests.buffer, digests.byteOffset, this.count * DIGEST);
   }
 
-  private holds(i: number, digest: Uint8Array): boolean {
+  private holds(i: number, digest: Uint8Array, from: number): boolean {
     const d = this.digests;
     const at = i * DIGEST;
-    for (let k = 0; k < DIGEST; k++) if (d[at + k] !== digest[k]) return false;
+    for (let k = 0; k < DIGEST; k++) if (d[at + k] !== digest[from + k]) return false;
     return true;
   }
 

@@ -28,7 +28,7 @@
 // tar hard links by their hashes, whatever the inodes (mirror/archive.ts).
 import { hash } from 'node:crypto';
 import { linkSync } from 'node:fs';
-import { DigestTable } from '../mirror/digest-table.ts';
+import { DIGEST, DigestTable } from '../mirror/digest-table.ts';
 import type { SiteRecords } from './records.ts';
 
 /** Files larger than this are always written as files of their own (their bytes not hashed): see above. */
@@ -40,9 +40,13 @@ export type LinkFunction = (existing: string, name: string) => void;
 /** Errors after which this build tries no more links: the file system makes none (FAT, some network mounts). */
 const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
-/** The SHA-256 (hex) of a file of the site that the writer hashed as it wrote it in this build, else undefined. */
+/** The SHA-256 of a file of the site that the writer hashed as it wrote it in this build. */
 export interface WrittenDigests {
+  /** As hex, else undefined. */
   sha256(rel: string): string | undefined;
+  /** By the file's slot in the build's records: where its digest's DIGEST bytes begin in digests, else -1. */
+  at(slot: number): number;
+  digests: Buffer;
 }
 
 /**
@@ -126,13 +130,18 @@ export class SameBytes {
    */
   written(): WrittenDigests {
     const { bySlot, records } = this;
-    const hex = this.held.hexes();
+    const digests = this.held.column();
+    const at = (slot: number): number => {
+      const i = slot < 0 || slot >= bySlot.length ? 0 : bySlot[slot];
+      return i === 0 ? -1 : (i - 1) * DIGEST;
+    };
     return {
       sha256(rel: string): string | undefined {
-        const slot = records.slot(rel, false);
-        const i = slot < 0 || slot >= bySlot.length ? 0 : bySlot[slot];
-        return i === 0 ? undefined : hex(i - 1);
+        const from = at(records.slot(rel, false));
+        return from < 0 ? undefined : digests.toString('hex', from, from + DIGEST);
       },
+      at,
+      digests,
     };
   }
 }

@@ -387,8 +387,11 @@ export class SiteWriter implements ScheduleSink {
    *  Spelt as they are iterated (once for each archive), not an array of 1.45 million paths at 10x. */
   listing(): SiteListing {
     const { files, dirs } = this.next;
+    const { records } = this.next;
     const digests = this.digests;
-    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined, removed: this.dropped };
+    // The files by slot as well (files.keys() spells each slot's path in this order): the archive's order carries the slots, and finds the digests by them.
+    const slotted = digests ? { slots: () => records.fileSlots(), pathAt: (slot: number) => records.pathAt(slot), digestAt: digests.at, digests: digests.digests } : undefined;
+    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined, slotted, removed: this.dropped };
   }
 
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */

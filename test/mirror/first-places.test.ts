@@ -49,4 +49,24 @@ describe('FirstPlaces (the first file of each bytes in an archive pass)', () => 
     expect(firsts.firstOr(sha('b'), 11)).toBeUndefined();
     expect(firsts.firstOr(sha('b'), 12)).toBe(11);
   });
+
+  it('finds the same bytes given as hex or as DIGEST bytes in a column (firstOrAt, hasAt: the writer\'s digests by slot), past the table growing', () => {
+    const firsts = new FirstPlaces();
+    const n = 3000;
+    const column = Buffer.alloc(32 * (n + 1));
+    for (let i = 0; i < n; i++) Buffer.from(sha(`file ${i}`), 'hex').copy(column, 32 * (i + 1));
+    // Even ones first noted by hex, odd ones by their bytes at an offset of the column.
+    for (let i = 0; i < n; i += 2) expect(firsts.firstOr(sha(`file ${i}`), i)).toBeUndefined();
+    for (let i = 1; i < n; i += 2) {
+      expect(firsts.hasAt(column, 32 * (i + 1))).toBe(false);
+      expect(firsts.firstOrAt(column, 32 * (i + 1), i)).toBeUndefined();
+    }
+    for (let i = 0; i < n; i++) {
+      expect(firsts.hasAt(column, 32 * (i + 1))).toBe(true);
+      expect(firsts.firstOrAt(column, 32 * (i + 1), -1)).toBe(i);
+      expect(firsts.firstOr(sha(`file ${i}`), -1)).toBe(i);
+    }
+    // The column's zeros (offset 0) were never noted.
+    expect(firsts.hasAt(column, 0)).toBe(false);
+  });
 });

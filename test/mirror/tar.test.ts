@@ -167,6 +167,38 @@ describe('copies of a file in the archive', () => {
     expect(again.archiveSha256).toBe(before.archiveSha256);
   });
 
+  it('from a listing that gives the files by the writer\'s slots and the digests by slot (ListingSlots), the same bytes as by path; a copy is not opened', async () => {
+    const hashed = mkdtempSync(path.join(temp, 'slotted-'));
+    cpSync(site, hashed, { recursive: true });
+    for (const f of [rel(ARCHIVE), rel(MANIFEST), `${rel(ARCHIVE)}.sha256`]) rmSync(path.join(hashed, f), { force: true });
+    const before = await writeMirror(site);
+    const { files: listed } = listSite(hashed);
+    const dirs = [''];
+    for (const f of listed) for (let d = path.posix.dirname(f); d !== '.' && !dirs.includes(d); d = path.posix.dirname(d)) dirs.push(d);
+    // Slots as a writer's records hold them: not in the listing's order of paths, some unused (no file), some files not hashed (-1).
+    const files = [...listed, 'x/unique.txt'];
+    const slotOf = files.map((_, k) => 2 * (files.length - 1 - k) + 1);
+    const pathAt = (slot: number) => files[(files.length - 1) - (slot - 1) / 2];
+    const digests = Buffer.alloc(32 * files.length);
+    const at = new Map<number, number>();
+    files.forEach((f, k) => {
+      if (k % 3 === 0 && f !== 'x/unique.txt' && f !== 'unique.txt') return;
+      const source = f === 'x/unique.txt' ? 'unique.txt' : f;
+      createHash('sha256').update(readFileSync(path.join(hashed, source))).digest().copy(digests, 32 * k);
+      at.set(slotOf[k], 32 * k);
+    });
+    const slotted = { slots: () => slotOf, pathAt, digestAt: (slot: number) => at.get(slot) ?? -1, digests };
+    // A copy the listing holds whose file is gone: read, it would fail the step.
+    const made = await writeMirror(hashed, { siteChanged: true, written: null, listing: { files, dirs, slotted } });
+    expect(made.files).toBe(before.files + 1);
+    const names = execFileSync('tar', ['-tvzf', path.join(hashed, rel(ARCHIVE))], { encoding: 'utf8' });
+    expect(names).toContain(`${ARCHIVE_FOLDER}/x/unique.txt link to ${ARCHIVE_FOLDER}/unique.txt`);
+    const kept = files.slice(0, -1);
+    const keptSlots = slotOf.slice(0, -1);
+    const again = await writeMirror(hashed, { siteChanged: true, written: null, listing: { files: kept, dirs, slotted: { ...slotted, slots: () => keptSlots } } });
+    expect(again.archiveSha256).toBe(before.archiveSha256);
+  });
+
   it('Python\'s tarfile unpacks them too (its "data" filter, the default from Python 3.14)', () => {
     const into = mkdtempSync(path.join(temp, 'py-'));
     const py = spawnSync('python3', ['-c', 'import sys, tarfile\nwith tarfile.open(sys.argv[1]) as t: t.extractall(sys.argv[2], filter="data")', path.join(site, rel(ARCHIVE)), into], { encoding: 'utf8' });
