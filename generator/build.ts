@@ -740,9 +740,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // before the render they were 20-80 ms of a one-count rebuild's main thread, on its way. A large site's are saved
   // before its render, not held through it.
   const keep = planned.keep;
-  // A rebuild's archives are patched (mirror/archive.ts patchPlan): the files it writes hashed as the render hands them
-  // (mid-sized ones on this thread, large ones cut on the mirror threads, idle until then), not read again on the mirror
-  // threads while the patch waits.
+  // A rebuild's archives are patched (mirror/archive.ts patchPlan): the mid-sized files it writes hashed as the render
+  // hands them, on this thread's sleeps in the render, not read again on the mirror threads while the patch waits.
   const handed = state !== null && options.profile !== 'compact' ? new HandedDigests() : undefined;
   // renderPlan closes the early workers; a render that fails before it does not.
   const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone, handed).finally(() => early?.close());
@@ -767,7 +766,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const listing = writer.listing();
     const mirror = (scope: MirrorScope) => {
       mark(`mirror ${scope.dir || 'root'} begins`);
-      return writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel), handed }).finally(() => mark(`mirror ${scope.dir || 'root'} done`));
+      return writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel), handed: handed && ((rel) => handed.sha256(rel)) }).finally(() => mark(`mirror ${scope.dir || 'root'} done`));
     };
     // A rebuild that rewrote a small part of the site makes the archives at once: each mostly copies the
     // previous one's members and waits on its thread, and one after the other they were 0.57 + 0.42 s of a

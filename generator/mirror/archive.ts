@@ -1006,13 +1006,6 @@ export interface ArchivePatch {
   same: boolean;
 }
 
-/** What the render knew of the files it handed the writer (mirror/handed.ts): a mid-sized one's SHA-256; a large one's SHA-256,
- *  size and chunks, made on a mirror thread (as hashFiles makes them). Undefined: read and hashed by the patch. */
-export interface HandedHashes {
-  sha256(file: string): string | undefined;
-  chunked(file: string): Promise<{ hex: string; size: number; chunks: FileChunk[] | null }> | undefined;
-}
-
 /** What a rebuild may reuse: the previous archive's members, each file's SHA-256 where it is known unchanged. */
 export interface ArchiveReuse {
   index: ArchiveIndex;
@@ -1040,7 +1033,7 @@ export interface ArchiveReuse {
  * bits. Null: the archive is made from the listing (no places, a list changed without a listing to say how,
  * or one whose count of the scope's files does not add up).
  */
-export async function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null, handed?: HandedHashes): Promise<ArchivePatch | null> {
+export async function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null, handed?: (file: string) => string | undefined): Promise<ArchivePatch | null> {
   const { places: before, manifest: text } = reuse;
   if (!before || (reuse.listChanged && !listing?.removed)) return null;
   const n = before.prefix.length;
@@ -1066,17 +1059,9 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
   const written = [...placesOf(reuse.writtenFiles)];
   const sums = listing?.sha256;
   // Else the render's, from the bytes it handed the writer (mirror/handed.ts: files under LARGE).
-  const hexes = written.map(([file]) => sums?.(file) ?? handed?.sha256(file));
+  const hexes = written.map(([file]) => sums?.(file) ?? handed?.(file));
   const unhashed: number[] = [];
-  // The large ones the render handed to a mirror thread as it wrote them, hashed and cut there (mirror/handed.ts).
-  const given: Promise<{ hex: string; size: number; chunks: FileChunk[] | null }>[] = [];
-  const givenAt: number[] = [];
-  hexes.forEach((hex, k) => {
-    if (hex !== undefined) return;
-    const chunked = handed?.chunked(written[k][0]);
-    if (chunked === undefined) unhashed.push(k);
-    else given.push(chunked), givenAt.push(k);
-  });
+  hexes.forEach((hex, k) => hex === undefined && unhashed.push(k));
   // The large ones cut into chunks from the same read, their previous chunks tried first (a file large before, and
   // the first of its bytes then, as patched() takes them): patched() reads only the chunks no previous member holds.
   const owned = new Map<number, ArchiveIndex['members']>();
@@ -1088,7 +1073,7 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
     return [old.map((m) => m.size!), old.map((m) => m.digest)];
   });
   const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`), CHUNKING, chunksBefore);
-  mark(`mirror ${scope.dir || 'root'}: ${unhashed.length} of ${written.length} written files read to hash them, ${given.length} hashed as handed`);
+  mark(`mirror ${scope.dir || 'root'}: ${unhashed.length} of ${written.length} written files read to hash them`);
   // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
   // new written ones, else a file came or left some other way: counted, not listed.
   const gone = new Uint8Array(n);
@@ -1103,10 +1088,8 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
     now = scopeCount(listing!, scope, inScope);
   }
   const read = await hashing;
-  const handedLarge = await Promise.all(given);
   const hashed: { hex: string; size: number; chunks: FileChunk[] | null }[] = hexes.map((hex) => ({ hex: hex!, size: Number.NaN, chunks: null }));
   unhashed.forEach((k, u) => (hashed[k] = read[u]));
-  givenAt.forEach((k, g) => (hashed[k] = handedLarge[g]));
   const changed = new Map<number, { hex: string; size: number; chunks: FileChunk[] | null }>();
   const added: { path: string; line: string; hex: string; size: number; chunks: FileChunk[] | null; point: number }[] = [];
   written.forEach(([file, at], k) => {

@@ -125,17 +125,6 @@ const put = (s, bytes) => {
   for (let at = 0; at < bytes.length; ) at += writeSync(s.out, bytes, at);
 };
 parentPort.on('message', (m) => {
-  if (m.bytes !== undefined) {
-    // A file's bytes handed by the render (hashBytes): hashed and cut as hashOne cuts a file read.
-    try {
-      const content = Buffer.from(m.bytes);
-      const hex = createHash('sha256').update(content).digest('hex');
-      parentPort.postMessage({ id: m.id, hashes: [hex, content.length, chunksOf(content, m.chunking, null)] });
-    } catch (error) {
-      parentPort.postMessage({ id: m.id, error: String((error && error.message) || error) });
-    }
-    return;
-  }
   if (m.hash !== undefined) {
     const hashes = [];
     try {
@@ -384,26 +373,6 @@ export function hashFiles(files: readonly string[], chunking: Chunking | null = 
     const out: { hex: string; size: number; chunks: FileChunk[] | null }[] = [];
     for (const triples of answers) for (let k = 0; k < triples.length; k += 3) out.push({ hex: triples[k] as string, size: triples[k + 1] as number, chunks: triples[k + 2] as FileChunk[] | null });
     return out;
-  });
-}
-
-/**
- * hashFiles' answer for bytes at hand (a file as the render handed it to the writer, mirror/handed.ts): its SHA-256,
- * size and chunks, the chunks scanned (a scan cuts where the previous chunks tried first cut: contentChunks). The
- * ArrayBuffer is handed to the thread (transferred: unusable here after), whole. With one core, null: no thread.
- */
-export function hashBytes(bytes: ArrayBuffer, chunking: Chunking): Promise<{ hex: string; size: number; chunks: FileChunk[] | null }> | null {
-  if (WORKERS < 2) return null;
-  const pool = started(WORKERS);
-  const at = pool.reduce((a, b) => (b.pending < a.pending ? b : a));
-  const id = ++asked;
-  return new Promise<Answer>((resolve, reject) => {
-    waiting.set(id, { resolve, reject, at, label: 'hashing a handed file' });
-    ask(at);
-    post(at, { id, bytes, chunking }, [bytes]);
-  }).then((answer) => {
-    const [hex, size, chunks] = answer as HashAnswer;
-    return { hex: hex as string, size: size as number, chunks: chunks as FileChunk[] | null };
   });
 }
 

@@ -16,7 +16,7 @@
 import { closeSync, constants, fstatSync, ftruncateSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WHOLE_SITE, archiveMembers, patchPlan, placeIn, scopeLevel, previousMirrorKept, scopeFiles, type ArchiveIndex, type ArchivePlaces, type ArchiveReuse, type HandedHashes, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope, type SiteListing } from '../mirror/archive.ts';
+import { WHOLE_SITE, archiveMembers, patchPlan, placeIn, scopeLevel, previousMirrorKept, scopeFiles, type ArchiveIndex, type ArchivePlaces, type ArchiveReuse, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope, type SiteListing } from '../mirror/archive.ts';
 import { ArchiveStream } from '../mirror/gzip.ts';
 import { hashFile, manifestLine, sha256 } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
@@ -112,8 +112,8 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
   listing?: SiteListing | null;
   /** Whether a file is as the previous build left it (the writer's state says so): its archive is not hashed again to be trusted. */
   intact?: (rel: string) => boolean;
-  /** What the render hashed of the files it handed the writer (mirror/handed.ts): the patch does not read them again. */
-  handed?: HandedHashes;
+  /** The SHA-256 of a written file the render hashed as it handed it to the writer (mirror/handed.ts), else undefined: the patch does not read it again. */
+  handed?: (rel: string) => string | undefined;
 } = {}): Promise<MirrorReport> {
   const started = performance.now();
   const level = asked ?? scopeLevel(scope);
