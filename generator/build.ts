@@ -486,7 +486,7 @@ function usedBy(matrices: Matrix[], value: string): string | null {
  * bytes from the end of the plan, they were about 250 MB at 10x on top of the plan's heap, the build's peak.
  * Nothing changes an entry between the plan and keep(): the writer's check renders nothing.
  */
-function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string; addedOrRemoved?: () => void }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep: KeptSaves } {
+function planKept(options: BuildOptions, previous: { state: BuildState | null; salt: string; addedOrRemoved?: () => void }, sources: string, hashOf: (real: string) => string | undefined, fingerprint: string): PlannedSite & { keep(): void } {
   const parsed = new ParsedFiles(readKept(options.outDir, 'parsed-files', sources), hashOf, KEPT_APPEND_MAX);
   mark('kept: parsed files read');
   // The previous build's plan, when it is that of the state read (the build that saved it finished) and keyed alike.
@@ -521,17 +521,13 @@ function planKept(options: BuildOptions, previous: { state: BuildState | null; s
   return { ...planned, keepPlan: undefined, keep: saveOnce(pending) };
 }
 
-/** planKept's saves: all of those not made yet (keep()), or the next one (step(): whether any is left). */
-type KeptSaves = (() => void) & { step(): boolean };
-
 /**
  * keep() of planKept: made out here, not there, so that it holds the list and not planKept's scope. Made there, it
  * kept that scope's variables the saves refer to (the kept plan, the parsed files) alive with the plan, through the
  * render, after they were saved: the 10x synthetic release's render at about 850-900 MB of RSS against 710-840 without.
- * Each save let go once made.
  */
-function saveOnce(pending: (() => void)[]): KeptSaves {
-  return Object.assign(() => pending.splice(0).forEach((save) => save()), { step: () => (pending.shift()?.(), pending.length > 0) });
+function saveOnce(pending: (() => void)[]): () => void {
+  return () => pending.splice(0).forEach((save) => save());
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
@@ -708,7 +704,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     mark('render worker started (records added or removed)');
   };
   // Plan: every output path, with its content or the task that renders it.
-  let planned: (PlannedSite & { keep: KeptSaves }) | null;
+  let planned: (PlannedSite & { keep(): void }) | null;
   try {
     planned = planKept(options, { state, salt, addedOrRemoved }, sources, (real) => known.next.get(real)?.hash ?? known.recent.get(real), fingerprint);
   } catch (error) {
@@ -741,29 +737,15 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const writer = new SiteWriter(options.outDir, { fingerprint, progress: options.progress, previous: state });
   // What the plan kept for the next build is written once the writer has checked the folder (a refused
   // build writes nothing), not held through the render: serialized, it was about 250 MB at 10x.
-  // A rebuild of a small site saves them, and the input files' hashes, on this thread's waits in the render (renderPlan
-  // aside: a remove's or add's render worker bounds its render, this thread slept 0.4-0.5 s of it), a save a wait, what is
-  // left while the archives are made: before the render they were 20-80 ms of a one-count rebuild's main thread, on its
-  // way; beside the archives, 60-100 ms of an add's or remove's main thread before its patches, which wait on it. A large
-  // site's are saved before its render, not held through it.
+  // A rebuild of a small site saves them while the archives are made (their threads compress, this one mostly waits):
+  // before the render they were 20-80 ms of a one-count rebuild's main thread, on its way. A large site's are saved
+  // before its render, not held through it.
   const keep = planned.keep;
-  let hashesKept = false;
-  const aside = smallRebuild
-    ? () => {
-      if (keep.step()) return true;
-      if (!hashesKept) {
-        hashesKept = true;
-        keepHashes();
-      }
-      mark('kept entries and input hashes saved (in the render)');
-      return false;
-    }
-    : undefined;
   // A rebuild's archives are patched (mirror/archive.ts patchPlan): the mid-sized files it writes hashed as the render
   // hands them, on this thread's sleeps in the render, not read again on the mirror threads while the patch waits.
   const handed = state !== null && options.profile !== 'compact' ? new HandedDigests(LINKED_MAX) : undefined;
   // renderPlan closes the early workers; a render that fails before it does not.
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here, aside, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone, handed).finally(() => early?.close());
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone, handed).finally(() => early?.close());
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
@@ -776,6 +758,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const others = report.releases.filter((r) => !r.default).map((r) => releasePrefix(r.year).slice(0, -1));
   const archiveMembers = { made: 0, reused: 0, patched: 0 };
   const archiveNotes: string[] = [];
+  let hashesKept = false;
   const scopes: MirrorScope[] = others.length === 0 ? [WHOLE_SITE] : [{ dir: '', exclude: [RELEASES_DIR.slice(1, -1)] }, ...others.map((dir) => ({ dir, exclude: [] }))];
   if (options.profile !== 'compact') {
     // After an incremental write, each archive reuses the members whose files the writer did not write
@@ -796,11 +779,11 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
       const archives = Promise.allSettled(scopes.map(mirror));
       let failed: { error: unknown } | null = null;
       if (smallRebuild) {
+        hashesKept = true;
         try {
           keep();
           // The input files' hashes too (facts about the inputs, true whether or not the archives fail).
-          if (!hashesKept) keepHashes();
-          hashesKept = true;
+          keepHashes();
           mark('kept entries and input hashes saved (beside the archives)');
         } catch (error) {
           failed = { error };

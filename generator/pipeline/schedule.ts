@@ -38,12 +38,6 @@ export interface ScheduleOptions {
   ahead?: Ahead;
   /** The kept texts for the tasks rendered on this thread (here-fragments.ts; renderAhead's, when it rendered). */
   here?: HereFragments;
-  /**
-   * Work of the build's for this thread's waits on the workers (a rebuild's kept entries saved: build.ts): a piece each
-   * time every worker is busy and the eager files are written, before this thread waits for room; true while pieces are
-   * left. What the render leaves, the build does after it.
-   */
-  aside?: () => boolean;
 }
 
 /** What renderAhead did with a task: its key, and its files' contents when it rendered it. */
@@ -102,7 +96,6 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
 
   const { parts, contexts, salts } = renderingOf(plan, options.salt);
   const ahead = options.ahead;
-  let aside = options.aside;
   // Workers as asked, else started only once enough tasks need rendering (those not reused): until then
   // the tasks wait, and are rendered here if no more come.
   const startedBefore = options.early ?? null;
@@ -146,7 +139,6 @@ export async function renderPlan(plan: OutputPlan, options: ScheduleOptions, sin
         while (nextEager < eager.length && performance.now() < until) writeEager();
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
-      if (aside && nextEager >= eager.length && pool!.busy() && !aside()) aside = undefined;
       await pool!.room();
       const paths = batchPaths;
       const { records, forget } = refs.take();

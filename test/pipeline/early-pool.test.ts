@@ -49,28 +49,4 @@ describe('render workers started during the plan', () => {
     expect(closeUnused).toHaveBeenCalled();
     expect(alone.files).toEqual(here.files);
   }, 60_000);
-
-  it('take the build\'s work aside a piece at a time while every worker is busy (a rebuild\'s kept entries saved), the files the same', async () => {
-    const here = sink();
-    await renderPlan(planSite(options).plan, { workers: 0 }, here.sink);
-    const pool = startRenderPool(undefined, 1);
-    const busy = vi.spyOn(pool, 'busy');
-    const pieces: number[] = [];
-    let filesAtFirst = -1;
-    const aside = () => {
-      if (pieces.length === 0) filesAtFirst = withAside.files.size;
-      // Only while the worker is busy: this thread would wait for room otherwise.
-      expect(pool.busy()).toBe(true);
-      pieces.push(pieces.length);
-      return pieces.length < 3;
-    };
-    const withAside = sink();
-    await renderPlan(planSite(options).plan, { workers: 1, early: pool, aside }, withAside.sink);
-    expect(busy).toHaveBeenCalled();
-    // Each piece once, in turn, none asked for once none was left; during the render, not before it.
-    expect(pieces).toEqual([0, 1, 2]);
-    expect(filesAtFirst).toBeGreaterThan(0);
-    expect(filesAtFirst).toBeLessThan(here.files.size);
-    expect(withAside.files).toEqual(here.files);
-  }, 60_000);
 });
