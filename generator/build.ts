@@ -54,8 +54,7 @@ import { removeMirror, writeMirror, type MirrorReport } from './write/mirror.ts'
 import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/downloads.ts';
 import { startThreadsAhead } from './mirror/gzip.ts';
-import { HandedDigests } from './pipeline/handed.ts';
-import { LINKED_MAX } from './write/same-bytes.ts';
+import { HandedDigests } from './mirror/handed.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
 import { CONTENT_TYPES_FILE, README, S3_UPLOAD, contentTypesTable, mirrorReadme, s3UploadScript } from './mirror/readme.ts';
@@ -743,7 +742,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const keep = planned.keep;
   // A rebuild's archives are patched (mirror/archive.ts patchPlan): the mid-sized files it writes hashed as the render
   // hands them, on this thread's sleeps in the render, not read again on the mirror threads while the patch waits.
-  const handed = state !== null && options.profile !== 'compact' ? new HandedDigests(LINKED_MAX) : undefined;
+  const handed = state !== null && options.profile !== 'compact' ? new HandedDigests() : undefined;
   // renderPlan closes the early workers; a render that fails before it does not.
   const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone, handed).finally(() => early?.close());
   const leftOut = planned.plan.leftOutCount;

@@ -112,7 +112,7 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
   listing?: SiteListing | null;
   /** Whether a file is as the previous build left it (the writer's state says so): its archive is not hashed again to be trusted. */
   intact?: (rel: string) => boolean;
-  /** The SHA-256 of a written file the render hashed as it handed it to the writer (pipeline/handed.ts), else undefined: the patch does not read it again. */
+  /** The SHA-256 of a written file the render hashed as it handed it to the writer (mirror/handed.ts), else undefined: the patch does not read it again. */
   handed?: (rel: string) => string | undefined;
 } = {}): Promise<MirrorReport> {
   const started = performance.now();

@@ -378,7 +378,7 @@ describe('a large file in the archive', () => {
     const added = await change(79.5 as number, bulk(120, 5), { written: new Set(['pages/p79.5/index.txt']) });
     expect(added.patched).toBe(true);
     await expectFull(site, added);
-    // A page whose SHA-256 the render took from the bytes it handed (pipeline/handed.ts): the patch takes it, the archive a full build's.
+    // A page whose SHA-256 the render took from the bytes it handed (mirror/handed.ts): the patch takes it, the archive a full build's.
     const text = bulk(100, 300);
     const handed = await change(20, text, { handed: (rel) => (rel === page(20) ? createHash('sha256').update(text).digest('hex') : undefined) });
     expect(handed.patched).toBe(true);

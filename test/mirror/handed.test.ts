@@ -1,7 +1,7 @@
-// The digests a rebuild's render takes of the mid-sized files it hands the writer (pipeline/handed.ts), for the archives' patch.
+// The digests a rebuild's render takes of the mid-sized files it hands the writer (mirror/handed.ts), for the archives' patch.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HandedDigests } from '../../generator/pipeline/handed.ts';
+import { HandedDigests } from '../../generator/mirror/handed.ts';
 import { CHUNKING } from '../../generator/mirror/archive.ts';
 import { LINKED_MAX } from '../../generator/write/same-bytes.ts';
 import type { ScheduleSink } from '../../generator/pipeline/schedule.ts';
@@ -16,7 +16,7 @@ describe('HandedDigests', () => {
       reuse: (paths, key) => (calls.push(`reuse ${paths.join(',')} ${key}`), key === 'kept'),
       file: (rel) => void calls.push(`file ${rel}`),
     };
-    const handed = new HandedDigests(LINKED_MAX);
+    const handed = new HandedDigests();
     const sink = handed.sink(writer);
     const mid = Buffer.alloc(LINKED_MAX + 1, 'a');
     // Two-byte characters: more bytes than characters, over LINKED_MAX bytes in fewer than LINKED_MAX characters.

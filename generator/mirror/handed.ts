@@ -7,18 +7,16 @@
 // thread, as they are handed (SHA-256 of bytes in memory, no read: about 1.3 GB/s here); larger ones are still
 // read on the mirror threads, which cut them into their chunks from the same read (hashFiles).
 import { hash } from 'node:crypto';
-import type { WriteContent } from './output-plan.ts';
-import type { ScheduleSink } from './schedule.ts';
-import { CHUNKING } from '../mirror/archive.ts';
+import type { WriteContent } from '../pipeline/output-plan.ts';
+import type { ScheduleSink } from '../pipeline/schedule.ts';
+import { LINKED_MAX } from '../write/same-bytes.ts';
+import { CHUNKING } from './archive.ts';
 
 /** Files hashed at most (their paths and hex digests held to the archives: about 250 bytes each); past it the mirror threads read the others, as before. */
 const MAX_FILES = 1 << 16;
 
 export class HandedDigests {
   private readonly digests = new Map<string, string>();
-
-  /** small: the writer hashes the files of at most this many bytes (write/same-bytes.ts LINKED_MAX). */
-  constructor(private readonly small: number) {}
 
   /** The sink the render hands files to, each mid-sized file's bytes hashed before the writer takes them (they are the sink's only until it returns). */
   sink(writer: ScheduleSink): ScheduleSink {
@@ -36,10 +34,10 @@ export class HandedDigests {
     if (this.digests.size >= MAX_FILES) return;
     let bytes: number;
     if (Buffer.isBuffer(content)) bytes = content.length;
-    else if (typeof content === 'string') bytes = content.length <= this.small / 3 ? 0 : Buffer.byteLength(content);
+    else if (typeof content === 'string') bytes = content.length <= LINKED_MAX / 3 ? 0 : Buffer.byteLength(content);
     // Content in pieces: read on the mirror threads.
     else return;
-    if (bytes <= this.small || bytes >= CHUNKING.large) return;
+    if (bytes <= LINKED_MAX || bytes >= CHUNKING.large) return;
     // A string is written as its UTF-8 (write/writer.ts), which is what hash() takes of it.
     this.digests.set(rel, hash('sha256', content, 'hex'));
   }
