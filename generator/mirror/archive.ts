@@ -91,7 +91,6 @@ import { Compressor, hashFiles, type Chunking, type FileChunk, type PreviousChun
 import { DIGEST, DigestTable } from './digest-table.ts';
 import { openNoAtime } from './no-atime.ts';
 import { PREFETCH_MIN_FILES, Prefetch, type Taken } from './prefetch.ts';
-import { mark } from '../pipeline/timeline.ts';
 
 /** Measured on the full 2024 site (531 MB, 139,837 files; CPU seconds of
  *  the whole step, reading and hashing included): level 1 110 MB in 8.0 s,
@@ -1100,7 +1099,6 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
     return [old.map((m) => m.size!), old.map((m) => m.digest)];
   });
   const hashing = hashFiles(unhashed.map((k) => `${rootDir}${path.sep}${written[k][0]}`), CHUNKING, chunksBefore);
-  mark(`mirror ${scope.dir || 'root'}: ${unhashed.length} of ${written.length} written files read to hash them`);
   // Files gone: those the writer removed that the manifest lists. The scope's files now are the others and the
   // new written ones, else a file came or left some other way: counted, not listed.
   const gone = new Uint8Array(n);
