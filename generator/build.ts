@@ -54,7 +54,6 @@ import { removeMirror, writeMirror, type MirrorReport } from './write/mirror.ts'
 import { WHOLE_SITE, scopeFiles, type MirrorScope } from './mirror/archive.ts';
 import { downloadFiles } from './mirror/downloads.ts';
 import { startThreadsAhead } from './mirror/gzip.ts';
-import { HandedDigests } from './mirror/handed.ts';
 import { edgeIndexFiles, unmirroredCollections } from './edge/build-indexes.ts';
 import { SERVER_FILE, serverBundle } from './server/bundle.ts';
 import { CONTENT_TYPES_FILE, README, S3_UPLOAD, contentTypesTable, mirrorReadme, s3UploadScript } from './mirror/readme.ts';
@@ -530,7 +529,7 @@ function saveOnce(pending: (() => void)[]): () => void {
 }
 
 /** Renders the plan into the writer: the folder checked and marked, every file written or kept, what the plan no longer has removed. */
-async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false, state?: BuildState | null, gone: readonly string[] = [], handed?: HandedDigests): Promise<WriteReport> {
+async function renderInto(plan: OutputPlan, writer: SiteWriter, options: ScheduleOptions, looked?: Promise<TreeChanges | null> | null, opened?: () => void, carry = false, state?: BuildState | null, gone: readonly string[] = []): Promise<WriteReport> {
   // The tasks the folder look cannot let be reused (their key is not the previous build's) are rendered while it
   // runs, on this thread: not when workers were asked for (renderPlan would send every task to them).
   let ahead: Ahead | undefined;
@@ -561,7 +560,7 @@ async function renderInto(plan: OutputPlan, writer: SiteWriter, options: Schedul
     mark('kept entries saved');
   }
   try {
-    const counts = await renderPlan(plan, { ...options, ahead }, handed ? handed.sink(writer) : writer);
+    const counts = await renderPlan(plan, { ...options, ahead }, writer);
     mark('rendered');
     const report = writer.close(plan, counts);
     mark('writer closed (pruned)');
@@ -740,11 +739,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // before the render they were 20-80 ms of a one-count rebuild's main thread, on its way. A large site's are saved
   // before its render, not held through it.
   const keep = planned.keep;
-  // A rebuild's archives are patched (mirror/archive.ts patchPlan): the mid-sized files it writes hashed as the render
-  // hands them, on this thread's sleeps in the render, not read again on the mirror threads while the patch waits.
-  const handed = state !== null && options.profile !== 'compact' ? new HandedDigests() : undefined;
   // renderPlan closes the early workers; a render that fails before it does not.
-  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone, handed).finally(() => early?.close());
+  const written = await renderInto(planned.plan, writer, { salt, workers: options.workers, fragments, here, ...(early ? { early } : {}) }, looked, smallRebuild ? undefined : keep, planned.carry, state, planned.gone).finally(() => early?.close());
   const leftOut = planned.plan.leftOutCount;
   // Let the plan go before the mirror step, which reads what the writer wrote: every planned path and the
   // records its bulk files render from (about 700 MB of heap for the 10x synthetic release) were held
@@ -766,7 +762,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     const listing = writer.listing();
     const mirror = (scope: MirrorScope) => {
       mark(`mirror ${scope.dir || 'root'} begins`);
-      return writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel), handed: handed && ((rel) => handed.sha256(rel)) }).finally(() => mark(`mirror ${scope.dir || 'root'} done`));
+      return writeMirror(options.outDir, { siteChanged: written.written > 0 || written.removed > 0, scope, written: written.changed, listChanged: written.removed > 0 || writer.grew(), listing, intact: (rel) => writer.intact(rel) }).finally(() => mark(`mirror ${scope.dir || 'root'} done`));
     };
     // A rebuild that rewrote a small part of the site makes the archives at once: each mostly copies the
     // previous one's members and waits on its thread, and one after the other they were 0.57 + 0.42 s of a

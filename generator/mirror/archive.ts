@@ -1059,7 +1059,7 @@ export interface ArchiveReuse {
  * bits. Null: the archive is made from the listing (no places, a list changed without a listing to say how,
  * or one whose count of the scope's files does not add up).
  */
-export async function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null, handed?: (file: string) => string | undefined): Promise<ArchivePatch | null> {
+export async function patchPlan(root: string, scope: MirrorScope, reuse: ArchiveReuse, listing: SiteListing | null = null): Promise<ArchivePatch | null> {
   const { places: before, manifest: text } = reuse;
   if (!before || (reuse.listChanged && !listing?.removed)) return null;
   const n = before.prefix.length;
@@ -1078,14 +1078,13 @@ export async function patchPlan(root: string, scope: MirrorScope, reuse: Archive
       yield [file, at];
     }
   };
-  // A written file's SHA-256: the writer's (files of at most 16 KiB) or the render's (handed), else its bytes read and hashed on the
+  // A written file's SHA-256: the writer's (files of at most 16 KiB), else its bytes read and hashed on the
   // mirror threads (read again if its member is made): the main thread finds the files gone meanwhile and,
   // waiting, goes on with the other archive's plan (a rebuild makes its two at once). On the main thread,
   // the 214 MB of a remove's list pages and bulk files came before each archive's first member.
   const written = [...placesOf(reuse.writtenFiles)];
   const sums = listing?.sha256;
-  // Else the render's, from the bytes it handed the writer (mirror/handed.ts: files under LARGE).
-  const hexes = written.map(([file]) => sums?.(file) ?? handed?.(file));
+  const hexes = written.map(([file]) => sums?.(file));
   const unhashed: number[] = [];
   hexes.forEach((hex, k) => hex === undefined && unhashed.push(k));
   // The large ones cut into chunks from the same read, their previous chunks tried first (a file large before, and

@@ -105,15 +105,13 @@ function keepSpare(file: string, spare: string): void {
 }
 
 /** Writes (or keeps) the archive and the manifest of the site in outDir. */
-export async function writeMirror(outDir: string, { level: asked, siteChanged = false, scope = WHOLE_SITE, written = null, listChanged = true, listing = null, intact = () => false, handed }: MirrorOptions & {
+export async function writeMirror(outDir: string, { level: asked, siteChanged = false, scope = WHOLE_SITE, written = null, listChanged = true, listing = null, intact = () => false }: MirrorOptions & {
   written?: ReadonlySet<string> | null;
   /** Whether files left the site since the previous archive, or came without being written (default: they may have): its order is not the previous one's. */
   listChanged?: boolean;
   listing?: SiteListing | null;
   /** Whether a file is as the previous build left it (the writer's state says so): its archive is not hashed again to be trusted. */
   intact?: (rel: string) => boolean;
-  /** The SHA-256 of a written file the render hashed as it handed it to the writer (mirror/handed.ts), else undefined: the patch does not read it again. */
-  handed?: (rel: string) => string | undefined;
 } = {}): Promise<MirrorReport> {
   const started = performance.now();
   const level = asked ?? scopeLevel(scope);
@@ -142,7 +140,7 @@ export async function writeMirror(outDir: string, { level: asked, siteChanged = 
     // The previous archive patched member by member (files rewritten, added or removed); none of the scope's: it stays.
     const tag = scope.dir || 'root';
     mark(`mirror ${tag}: previous archive read`);
-    const patch = reuse ? await patchPlan(root, scope, reuse, listing, handed) : null;
+    const patch = reuse ? await patchPlan(root, scope, reuse, listing) : null;
     mark(`mirror ${tag}: patch planned`);
     if (patch && patch.same) {
       reuse!.close();
