@@ -147,14 +147,20 @@ describe('copies of a file in the archive', () => {
     expect(intact(verifyMirror(mirror))).toBe(true);
   });
 
-  it('from a listing that gives the writer\'s SHA-256 of the files (write/same-bytes.ts), the same bytes; a file an earlier one has the bytes of is not opened', async () => {
-    const hashed = mkdtempSync(path.join(temp, 'hashed-'));
+  /** A copy of the site without its archive and manifest, the site's own archive made, and the copy's files and folders as a writer's listing gives them. */
+  async function listedCopy(prefix: string) {
+    const hashed = mkdtempSync(path.join(temp, prefix));
     cpSync(site, hashed, { recursive: true });
     for (const f of [rel(ARCHIVE), rel(MANIFEST), `${rel(ARCHIVE)}.sha256`]) rmSync(path.join(hashed, f), { force: true });
     const before = await writeMirror(site);
     const { files: listed } = listSite(hashed);
     const dirs = [''];
     for (const f of listed) for (let d = path.posix.dirname(f); d !== '.' && !dirs.includes(d); d = path.posix.dirname(d)) dirs.push(d);
+    return { hashed, before, listed, dirs };
+  }
+
+  it('from a listing that gives the writer\'s SHA-256 of the files (write/same-bytes.ts), the same bytes; a file an earlier one has the bytes of is not opened', async () => {
+    const { hashed, before, listed, dirs } = await listedCopy('hashed-');
     const hexOf = new Map(listed.map((f) => [f, createHash('sha256').update(readFileSync(path.join(hashed, f))).digest('hex')]));
     // A copy the listing holds whose file is gone: read, it would fail the step.
     hexOf.set('x/unique.txt', hexOf.get('unique.txt')!);
@@ -168,13 +174,7 @@ describe('copies of a file in the archive', () => {
   });
 
   it('from a listing that gives the files by the writer\'s slots and the digests by slot (ListingSlots), the same bytes as by path; a copy is not opened', async () => {
-    const hashed = mkdtempSync(path.join(temp, 'slotted-'));
-    cpSync(site, hashed, { recursive: true });
-    for (const f of [rel(ARCHIVE), rel(MANIFEST), `${rel(ARCHIVE)}.sha256`]) rmSync(path.join(hashed, f), { force: true });
-    const before = await writeMirror(site);
-    const { files: listed } = listSite(hashed);
-    const dirs = [''];
-    for (const f of listed) for (let d = path.posix.dirname(f); d !== '.' && !dirs.includes(d); d = path.posix.dirname(d)) dirs.push(d);
+    const { hashed, before, listed, dirs } = await listedCopy('slotted-');
     // Slots as a writer's records hold them: not in the listing's order of paths, some unused (no file), some files not hashed (-1).
     const files = [...listed, 'x/unique.txt'];
     const slotOf = files.map((_, k) => 2 * (files.length - 1 - k) + 1);
