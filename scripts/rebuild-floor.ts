@@ -20,10 +20,12 @@ import { lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from '
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { WHOLE_SITE, scopeFiles, scopeLevel, type MirrorScope } from '../generator/mirror/archive.ts';
+import { WHOLE_SITE, byNameThenPath, scopeFiles, scopeLevel, type MirrorScope } from '../generator/mirror/archive.ts';
 
 /** About one member of the archive (mirror/archive.ts: 192-512 kB of files a member, 430 kB on average). */
 const MEMBER = 430 * 1024;
+/** One worker a core. */
+const THREADS = Math.max(1, os.availableParallelism());
 const RELEASE_DIR = /^releases\/\d{4}\//;
 
 export interface Floor {
@@ -86,10 +88,9 @@ function changedSince(root: string, since: number): string[] {
 
 /** Runs one part on a worker a core, the items dealt out in turn; its wall, the process's CPU and each item's output size. */
 async function timed(kind: 'zlib' | 'sha256' | 'write', items: object[]): Promise<{ cpu: number; wall: number; out: number[] }> {
-  const threads = Math.max(1, os.availableParallelism());
-  const workers = Array.from({ length: threads }, () => new Worker(PART, { eval: true }));
+  const workers = Array.from({ length: THREADS }, () => new Worker(PART, { eval: true }));
   // Each worker started and holding its share before the clock (a thread's start and the bytes' copy are not the part's cost).
-  const shares = workers.map((_, i) => items.filter((_, j) => j % threads === i));
+  const shares = workers.map((_, i) => items.filter((_, j) => j % THREADS === i));
   await Promise.all(workers.map((w, i) => new Promise((resolve) => {
     w.once('message', resolve);
     w.postMessage({ kind, items: shares[i] });
@@ -103,11 +104,11 @@ async function timed(kind: 'zlib' | 'sha256' | 'write', items: object[]): Promis
   const wall = (performance.now() - t0) / 1000;
   const used = process.cpuUsage(cpu0);
   await Promise.all(workers.map((w) => w.terminate()));
-  const out = items.map((_, j) => outs[j % threads][Math.floor(j / threads)]);
+  const out = items.map((_, j) => outs[j % THREADS][Math.floor(j / THREADS)]);
   return { cpu: (used.user + used.system) / 1e6, wall, out };
 }
 
-export async function floorOf(site: string, since: number, scratch: string): Promise<Floor> {
+async function floorOf(site: string, since: number, scratch: string): Promise<Floor> {
   const root = path.resolve(site);
   const changed = changedSince(root, since);
   const scopeOf = (rel: string): MirrorScope => {
@@ -140,11 +141,8 @@ export async function floorOf(site: string, since: number, scratch: string): Pro
   let [files, bytes] = [0, 0];
   for (const { scope, files: rels } of [...scopes.values()].sort((a, b) => a.scope.dir.localeCompare(b.scope.dir))) {
     const level = scopeLevel(scope);
-    // The archive's order: files of one name lie together (mirror/archive.ts).
-    const ordered = rels.filter((r) => !mirrorMade.has(r)).sort((a, b) => {
-      const [na, nb] = [a.slice(a.lastIndexOf('/') + 1), b.slice(b.lastIndexOf('/') + 1)];
-      return na < nb ? -1 : na > nb ? 1 : a < b ? -1 : a > b ? 1 : 0;
-    });
+    // The archive's order: files of one name lie together.
+    const ordered = byNameThenPath(rels.filter((r) => !mirrorMade.has(r))).paths;
     const row = { scope: scope.dir || 'root', level, files: ordered.length, bytes: 0, pieces: 0, gzipped: 0 };
     let piece: Buffer[] = [];
     let pieceBytes = 0;
@@ -183,7 +181,6 @@ export async function floorOf(site: string, since: number, scratch: string): Pro
   });
   const sha256 = await timed('sha256', hashItems);
   const write = await timed('write', writeItems);
-  const threads = Math.max(1, os.availableParallelism());
   return {
     files,
     bytes,
@@ -191,11 +188,11 @@ export async function floorOf(site: string, since: number, scratch: string): Pro
     zlib: { cpu: zlib.cpu, wall: zlib.wall },
     sha256: { cpu: sha256.cpu, wall: sha256.wall },
     write: { cpu: write.cpu, wall: write.wall },
-    bound: (zlib.cpu + sha256.cpu + write.cpu) / threads,
+    bound: (zlib.cpu + sha256.cpu + write.cpu) / THREADS,
   };
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {
+{
   const [site, since, scratch] = process.argv.slice(2);
   if (!site || !Number.isFinite(Number(since)) || !scratch) {
     process.stderr.write('usage: node --import tsx scripts/rebuild-floor.ts SITE SINCE_MS SCRATCH\n');
