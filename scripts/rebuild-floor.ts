@@ -7,7 +7,8 @@
 // state aside. With their bytes read into memory first (not timed), three parts are timed, each on
 // one worker thread a core:
 //   zlib    the files in each archive's order (by name, then path), cut in pieces of MEMBER bytes
-//           and compressed at the archive's level (mirror/archive.ts scopeLevel), no tar headers;
+//           and compressed at the archive's level (mirror/archive.ts scopeLevel) by the archives'
+//           compressor (mirror/deflate.ts: libdeflate or zlib), no tar headers;
 //   sha256  each file (its manifest line) and each archive the mirror step made (its .sha256);
 //   write   each file's bytes written over a file of SCRATCH that holds them already, in place (open,
 //           write, close: no new inode, no block freed), and each archive's likewise. SITE's own files
@@ -21,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { WHOLE_SITE, byNameThenPath, scopeFiles, scopeLevel, type MirrorScope } from '../generator/mirror/archive.ts';
+import { GZIP_MEMBER_CODE } from '../generator/mirror/deflate.ts';
 
 /** About one member of the archive (mirror/archive.ts: 192-512 kB of files a member, 430 kB on average). */
 const MEMBER = 430 * 1024;
@@ -42,7 +44,7 @@ export interface Floor {
 
 // A part's worker (plain JavaScript: it needs no TypeScript loader).
 const PART = `const { parentPort } = require('node:worker_threads');
-const zlib = require('node:zlib');
+${GZIP_MEMBER_CODE}
 const { createHash } = require('node:crypto');
 const { openSync, writeSync, closeSync } = require('node:fs');
 let kind = null;
@@ -56,7 +58,7 @@ parentPort.on('message', (message) => {
   }
   const out = [];
   for (const item of items) {
-    if (kind === 'zlib') out.push(zlib.gzipSync(item.bytes, { level: item.level }).length);
+    if (kind === 'zlib') out.push(gzipMember(item.bytes, item.level).length);
     else if (kind === 'sha256') out.push(createHash('sha256').update(item.bytes).digest().length);
     else {
       const fd = openSync(item.file, 'r+');

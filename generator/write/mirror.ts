@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { WHOLE_SITE, archiveMembers, patchPlan, placeIn, scopeLevel, previousMirrorKept, scopeFiles, type ArchiveIndex, type ArchivePlaces, type ArchiveReuse, type ManifestSink, type MirrorOptions, type MirrorReport, type MirrorScope, type SiteListing } from '../mirror/archive.ts';
 import { ArchiveStream } from '../mirror/gzip.ts';
+import { COMPRESSOR } from '../mirror/deflate.ts';
 import { hashFile, manifestLine, sha256 } from '../mirror/manifest.ts';
 import { remove } from './files.ts';
 import { stateDir } from './state.ts';
@@ -244,8 +245,10 @@ const placesFile = (outDir: string, scope: MirrorScope) => indexFile(outDir, sco
  *  order) or manifest lines (m<from>-<to>), and a large file's chunk its size; the places file beside.
  *  5: members cut by their files' bytes too (mirror/archive.ts MIN_BYTES); each file's size in the places. */
 const INDEX_HEADER = 'jaspar-static-api archive index 5';
+/** An index's first line: its version, and the level and compressor that made its members (another's are not this build's bytes). */
+const indexHeader = (level: number) => `${INDEX_HEADER} level ${level} ${COMPRESSOR}`;
 
-/** Whether the build state holds an index of the scope's archive made by another version of this step or at another level (none: a folder copied without its state, kept as it is). */
+/** Whether the build state holds an index of the scope's archive made by another version of this step, at another level or by another compressor (none: a folder copied without its state, kept as it is). */
 function indexOutdated(outDir: string, scope: MirrorScope, level: number): boolean {
   let text: string;
   try {
@@ -253,7 +256,7 @@ function indexOutdated(outDir: string, scope: MirrorScope, level: number): boole
   } catch {
     return false;
   }
-  return text.slice(0, text.indexOf('\n')) !== `${INDEX_HEADER} level ${level}`;
+  return text.slice(0, text.indexOf('\n')) !== indexHeader(level);
 }
 
 const range = (tag: string, r: readonly [number, number] | undefined) => (r ? `${tag}${r[0]}-${r[1]}` : '');
@@ -264,8 +267,7 @@ function saveIndex(outDir: string, scope: MirrorScope, level: number, index: Arc
   const file = placesFile(outDir, scope);
   if (places) savePlaces(file, places, index.archiveSha256, manifestSha256);
   else rmSync(file, { force: true });
-  // The level made the members: another level's are not this build's bytes.
-  const lines = [`${INDEX_HEADER} level ${level}`, index.archiveSha256, manifestSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}\t${m.owner ?? ''}\t${range('e', m.entries) || range('m', m.lines)}\t${m.size ?? ''}`), 'end'];
+  const lines = [indexHeader(level), index.archiveSha256, manifestSha256, ...index.members.map((m) => `${m.digest}\t${m.offset}\t${m.length}\t${m.files}\t${m.bytes}\t${m.owner ?? ''}\t${range('e', m.entries) || range('m', m.lines)}\t${m.size ?? ''}`), 'end'];
   writeFileSync(indexFile(outDir, scope), `${lines.join('\n')}\n`);
 }
 
@@ -325,7 +327,7 @@ function previousArchive(outDir: string, scope: MirrorScope, level: number, arch
   let manifest: Buffer;
   try {
     const lines = readFileSync(indexFile(outDir, scope), 'utf8').split('\n');
-    if (lines[0] !== `${INDEX_HEADER} level ${level}` || lines[lines.length - 2] !== 'end') return null;
+    if (lines[0] !== indexHeader(level) || lines[lines.length - 2] !== 'end') return null;
     const parseRange = (r: string): [number, number] => {
       const dash = r.indexOf('-');
       return [Number(r.slice(1, dash)), Number(r.slice(dash + 1))];

@@ -1,13 +1,16 @@
 // The archive's gzip members (mirror/gzip.ts): compressed on the main thread for the first ones, on
-// worker threads after; either way the bytes of zlib's one-shot call, with the OS byte set to Unix.
+// worker threads after; either way the bytes of the compressor's one-shot call (mirror/deflate.ts: libdeflate
+// where its addon is built, else zlib), with the OS byte set to Unix.
 // The archive's bytes written and hashed on those threads (ArchiveStream): in the order given.
 import { createHash } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ArchiveStream, Compressor, hashFiles, startedThreads, stopThreads } from '../../generator/mirror/gzip.ts';
+import { ADDON_FILE, COMPRESSOR, gzipMember } from '../../generator/mirror/deflate.ts';
 
 /** Deterministic, compressible bytes of several sizes: a member's tar, a view of a larger buffer, an empty one. */
 function members(count: number): Buffer[] {
@@ -26,11 +29,11 @@ function members(count: number): Buffer[] {
 }
 
 describe('gzip members', () => {
-  it.each([5, 2])('at level %i, on the main thread then on workers, are the bytes of gzipSync with byte 9 set to 3 (Unix), in the order asked', async (level) => {
+  it.each([5, 2])('at level %i, on the main thread then on workers, are the bytes of gzipMember with byte 9 set to 3 (Unix), in the order asked', async (level) => {
     const tars = members(300);
     // Expected before compressing: a buffer of its own is handed to a worker (detached here).
     const expected = tars.map((t) => {
-      const gz = gzipSync(t, { level, memLevel: 9 });
+      const gz = gzipMember(t, level);
       gz[9] = 3;
       return gz;
     });
@@ -71,6 +74,42 @@ describe('gzip members', () => {
     } finally {
       compressor.close();
     }
+  });
+});
+
+describe('the compressor (mirror/deflate.ts)', () => {
+  // What `npm ci` builds (scripts/native.mjs): libdeflate's addon where its headers are installed (.ci/run installs
+  // libdeflate-dev), else nothing, and zlib compresses.
+  const libdeflateThere = existsSync('/usr/include/libdeflate.h') || existsSync('/usr/local/include/libdeflate.h');
+
+  it('is libdeflate where its headers are installed and its addon built, else Node\'s zlib (JASPAR_DEFLATE=zlib: zlib)', () => {
+    if (process.env.JASPAR_DEFLATE === 'zlib' || !libdeflateThere) expect(COMPRESSOR).toBe(`zlib ${process.versions.zlib}`);
+    else {
+      expect(existsSync(ADDON_FILE), `${ADDON_FILE} is missing: npm run native builds it`).toBe(true);
+      expect(COMPRESSOR).toMatch(/^libdeflate \d+\.\d+/);
+    }
+  });
+
+  it('makes members that unpack to their bytes, at every level used and more, from none to a megabyte', () => {
+    const sizes = [0, 1, 511, 512, 65_536, 430 * 1024, 1 << 20];
+    for (const level of [1, 2, 4, 6, 9]) {
+      for (const size of sizes) {
+        const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 7919) % 251 < 40 ? 65 + (i % 26) : (i >> 4) & 0xff));
+        const gz = gzipMember(bytes, level);
+        expect(gz[0] === 0x1f && gz[1] === 0x8b && gz[2] === 8, `level ${level}, ${size} bytes: a gzip header`).toBe(true);
+        expect(gunzipSync(gz).equals(bytes), `level ${level}, ${size} bytes`).toBe(true);
+      }
+    }
+  });
+
+  it('is zlib\'s one-shot call (memory level 9) when JASPAR_DEFLATE=zlib, libdeflate or not', () => {
+    const code = `import { COMPRESSOR, gzipMember } from ${JSON.stringify(new URL('../../generator/mirror/deflate.ts', import.meta.url).href)};
+      const bytes = Buffer.from('{"id":"MA0004.1"}\\n'.repeat(5000));
+      process.stdout.write(JSON.stringify([COMPRESSOR, gzipMember(bytes, 4).toString('base64')]));`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', env: { ...process.env, JASPAR_DEFLATE: 'zlib' } });
+    const [name, gz] = JSON.parse(out) as [string, string];
+    expect(name).toBe(`zlib ${process.versions.zlib}`);
+    expect(Buffer.from(gz, 'base64').equals(gzipSync(Buffer.from('{"id":"MA0004.1"}\n'.repeat(5000)), { level: 4, memLevel: 9 }))).toBe(true);
   });
 });
 

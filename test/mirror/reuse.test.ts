@@ -12,6 +12,7 @@ import { removeMirror, writeMirror } from '../../generator/write/mirror.ts';
 import { stateDir } from '../../generator/write/state.ts';
 import { CHUNKING, contentChunks } from '../../generator/mirror/archive.ts';
 import { hashFiles } from '../../generator/mirror/gzip.ts';
+import { COMPRESSOR } from '../../generator/mirror/deflate.ts';
 import { walkSite } from '../../generator/mirror/manifest.ts';
 import { ARCHIVE, ARCHIVE_FOLDER, ARCHIVE_SUM, MANIFEST, rel } from '../../generator/mirror/layout.ts';
 
@@ -391,5 +392,23 @@ describe('a large file in the archive', () => {
     const again = await writeMirror(site);
     expect(again.written).toBe(true);
     expect(again.archiveSha256).toBe(first.archiveSha256);
+  });
+
+  it('an archive whose index names another compressor (libdeflate or zlib, mirror/deflate.ts) is made again, every member, as this build\'s compressor makes it', async () => {
+    const site = path.join(temp, 'other-compressor');
+    makeSite(site);
+    const first = await writeMirror(site, { written: new Set() });
+    const index = path.join(stateDir(site), 'archive-site.tsv');
+    const header = readFileSync(index, 'utf8').split('\n')[0];
+    expect(header.endsWith(` ${COMPRESSOR}`)).toBe(true);
+    const other = COMPRESSOR.startsWith('zlib') ? 'libdeflate 1.14' : `zlib ${process.versions.zlib}`;
+    writeFileSync(index, readFileSync(index, 'utf8').replace(header, header.replace(COMPRESSOR, other)));
+    // A rebuild that wrote one file: the other compressor's members are not copied, not one.
+    writeFileSync(path.join(site, 'api/m7/index.json'), '{"id":"m7","name":"changed"}\n');
+    const again = await writeMirror(site, { siteChanged: true, written: new Set(['api/m7/index.json']) });
+    expect(again.written).toBe(true);
+    expect(again.reused).toBe(0);
+    expect(again.archiveSha256).not.toBe(first.archiveSha256);
+    await expectFull(site, again);
   });
 });
