@@ -100,14 +100,18 @@ import { PREFETCH_MIN_FILES, Prefetch, type Taken } from './prefetch.ts';
  *  a quarter of its tar stream (815 MB, members of 430 kB, alternating runs)
  *  took 1.65-1.81 s at level 5 for 21.9 MB, 1.33-1.34 s at level 4 for
  *  23.4 MB, 1.02 s at level 3 for 27.6 MB (over GitHub's 100 MB a file for the
- *  whole). Level 4: 92.2 instead of 86.5 MB for about 1.6 s less CPU a build. */
+ *  whole). Level 4: 92.2 instead of 86.5 MB for about 1.6 s less CPU a build.
+ *  The same level for libdeflate (mirror/deflate.ts): on the shipped root's tar stream (815 MB in members of
+ *  430 kB, 2026-11-28, alternated at load 11-12) its level 4 took 5.5-6.2 s for 90.5 MB, 3 4.8-5.6 s for
+ *  92.7 MB, where zlib's 4 took 7.6-8.5 s for 93.3 MB. */
 export const GZIP_LEVEL = 4;
 /** Another release's archive (releases/2026: 64 MB at level 5) has room under GitHub's 100 MB: measured
  *  on its files alone (manifest aside), level 5 64.0 MB in 9.0 s of CPU, 4 68.3 MB 7.1 s, 3 83.0 MB
  *  6.5 s, 2 85.3 MB 5.7 s, 1 87.9 MB 5.8 s. Level 2 was 3.3 s less CPU for an archive of about 89 MB
  *  with its manifest. With hard links (archive22e, zlib alone on a quarter of its 639 MB tar stream,
  *  alternating runs): level 2 0.58-0.62 s for 18.9 MB, level 1 0.50-0.53 s for 19.5 MB. Level 1: about
- *  77 instead of 74.7 MB for about 0.3 s less CPU a build. */
+ *  77 instead of 74.7 MB for about 0.3 s less CPU a build. libdeflate's level 1 on its 639 MB tar stream: 1.8-2.0 s
+ *  for 65.1 MB against zlib's 2.6-3.5 s for 77.5 MB (as above). */
 export const OTHER_RELEASE_LEVEL = 1;
 
 /** The gzip level of a scope's archive. */
