@@ -31,6 +31,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { checkDisk } from './bench-disk.ts';
+import { COMPRESSOR } from '../generator/mirror/deflate.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -356,7 +357,8 @@ async function main(): Promise<void> {
     let drf: Options['drf'] = null;
     let site: SiteFigures | null = null;
     let scale: { one: ChildResult[]; big: ChildResult[] } | null = null;
-    lines.push(`bench ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${os.availableParallelism()} cores, load ${load.toFixed(1)} at start; median [min–max] of ${runs} runs${times > 1 ? ` (${scaleRuns} for scale)` : ''}`);
+    // The archives' compressor (mirror/deflate.ts) is the builds' too: they run in this checkout.
+    lines.push(`bench ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${os.availableParallelism()} cores, load ${load.toFixed(1)} at start, archives by ${COMPRESSOR}; median [min–max] of ${runs} runs${times > 1 ? ` (${scaleRuns} for scale)` : ''}`);
     if ('python' in python && !values['scale-only']) {
       drf = { python: python.python, dir: values.drf, data: data[0], db: path.join(scratch, 'drf.sqlite3') };
       drfLoad(drf.python, drf.dir, drf.data, drf.db);
