@@ -353,6 +353,26 @@ export class SiteRecords {
     for (let slot = 0; slot < this.slotCount; slot++) if (this.flags[slot] !== NO_FILE) yield slot;
   }
 
+  /** How many files each folder holds (by its path; none: not there), no path spelt but those of the files of the
+   *  folders `spelt` asks for (mirror/archive.ts scopeCount: the shipped site's 285,000 files lie in 42,000 folders). */
+  filesByFolder(spelt: (folder: string) => boolean): { counts: Map<string, number>; files: string[] } {
+    const perFolder = new Int32Array(this.folders.list.length);
+    for (let slot = 0; slot < this.slotCount; slot++) if (this.flags[slot] !== NO_FILE) perFolder[this.fileFolder[slot]]++;
+    const counts = new Map<string, number>();
+    const wanted = new Uint8Array(perFolder.length);
+    let anyWanted = false;
+    for (let f = 0; f < perFolder.length; f++) {
+      if (perFolder[f] === 0) continue;
+      counts.set(this.folders.list[f], perFolder[f]);
+      if (!spelt(this.folders.list[f])) continue;
+      wanted[f] = 1;
+      anyWanted = true;
+    }
+    const files: string[] = [];
+    if (anyWanted) for (let slot = 0; slot < this.slotCount; slot++) if (this.flags[slot] !== NO_FILE && wanted[this.fileFolder[slot]]) files.push(this.spell(slot));
+    return { counts, files };
+  }
+
   /** The slots of the adopted files (the mirror step's: a few of the 285,000), no path spelt. */
   *adoptedSlots(): Generator<number> {
     for (let slot = 0; slot < this.slotCount; slot++) if (this.flags[slot] === ADOPTED) yield slot;

@@ -391,7 +391,7 @@ export class SiteWriter implements ScheduleSink {
     const digests = this.digests;
     // The files by slot as well (files.keys() spells each slot's path in this order): the archive's order carries the slots, and finds the digests by them.
     const slotted = digests ? { slots: () => records.fileSlots(), pathAt: (slot: number) => records.pathAt(slot), digestAt: digests.at, digests: digests.digests } : undefined;
-    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined, slotted, removed: this.dropped };
+    return { files: { [Symbol.iterator]: () => files.keys() }, dirs: { [Symbol.iterator]: () => dirs.keys() }, sha256: digests ? (rel) => digests.sha256(rel) : undefined, slotted, removed: this.dropped, byFolder: { count: (spelt) => records.filesByFolder(spelt), has: (rel) => files.has(rel) } };
   }
 
   /** Ends the progress line (also when rendering failed: the folder stays marked in progress). */
