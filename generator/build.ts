@@ -632,8 +632,8 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   // (the writer needs it first). Begun before the inputs are hashed (0.1 s of a one-count rebuild's main thread):
   // the look ended after the plan, and the writer waited for it; and from the state file's bytes, before this
   // thread parses them (about 70 ms), not from the records parsed (spelt out for it, 20-30 ms more of this thread).
-  // Called off when the fingerprint is the state's (the site may be up to date: unchangedSiteShared looks on two
-  // threads, and stops at the first change), or when the state is not one to trust after all.
+  // Joined by a second thread when the fingerprint is the state's (the site may be up to date, and this thread has
+  // nothing else to do until the look ends: unchangedSiteShared); stopped when the state is not one to trust after all.
   // Its CPU counts in the plan step (cpuUsage counts every thread) but for what it did before the up-to-date
   // check: for the shipped site about 1.2 s, 0.8 s of it the kernel's 285,000 lstats (measured at load 20), which
   // is why the step rose 3.8 -> 4.6 s when the look moved beside the plan.
@@ -660,11 +660,7 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
     if (known.next.size !== known.before.size || [...known.next].some(([file, k]) => known.before.get(file) !== k)) saveInputHashes(options.outDir, known.next);
   };
   mark('input folders hashed');
-  if (look && state!.fingerprint === fingerprint) {
-    look.stop();
-    look = null;
-  }
-  const previous = await unchangedSiteShared(options.outDir, fingerprint, state);
+  const previous = look ? await unchangedSiteShared(options.outDir, fingerprint, state!, look) : null;
   mark('up-to-date check');
   if (previous) {
     keepHashes();
@@ -679,8 +675,6 @@ export async function build(options: BuildOptions): Promise<BuildReport> {
   const cpu0 = cpuAt();
   // A task's key covers what it renders from; the salt covers what renders it (each part's release and layout are added to it).
   const salt = hashOf(sources, base, ...linksKey(options));
-  // Called off above, the fingerprint the state's but the folder not as it left it: looked at now.
-  if (folderThere) look ??= treeLookOffThread(path.resolve(options.outDir), state);
   const looked = look?.found ?? null;
   looked?.then(() => mark('folder look done (its thread)'));
   // A rebuild of a site of the shipped size plans with V8's own heap growth, not the build's 30% (generator/start.mjs
