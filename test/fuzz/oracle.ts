@@ -203,7 +203,9 @@ export function checkSite(read: ReadSite, ref: RefMatrix[], base: string, info: 
     // PyYAML writes floats with a dot ("1.0e-05"): YAML 1.1 reads "1e-05" as a string.
     // The counts are the only list items indented under a key ("pfm:", "A:");
     // a top-level item is a string, and "- 1e" is one, as PyYAML writes it.
-    for (const line of yamlText.split('\n')) if (line.startsWith('  - ')) check(/^  - [-+]?[0-9]+\.[0-9]*(e[-+][0-9]+)?$/.test(line), `${dir}index.yaml: "${line}" is not a YAML 1.1 float`);
+    const countLines = yamlText.split('\n').filter((line) => line.startsWith('  - '));
+    check(countLines.length === 4 * width(m), `${dir}index.yaml: ${countLines.length} count lines under pfm, not 4 x ${width(m)}`);
+    for (const line of countLines) check(/^  - [-+]?[0-9]+\.[0-9]*(e[-+][0-9]+)?$/.test(line), `${dir}index.yaml: "${line}" is not a YAML 1.1 float`);
     same(tryParse(`${dir}index.js`, () => runJsonp(need(`${dir}index.js`))), body, `${dir}index.js`);
 
     checkJaspar(need(`${dir}index.jaspar.txt`), [m], `${dir}index.jaspar.txt`, out);
