@@ -3,7 +3,7 @@
 // bytes, so an archive's index names the compressor that made its members (write/mirror.ts), and a rebuild with the
 // other remakes every member rather than mixing them. On the shipped site (both archives; 2026-11-28, members of
 // 430 kB, alternated at load 11-12) libdeflate took 5.5-6.2 + 1.8-2.0 s of CPU for 90.5 + 65.1 MB where Node's zlib
-// took 7.6-8.5 + 2.6-3.5 s for 93.3 + 77.5 MB: a quarter to a third less CPU, 12% smaller.
+// took 7.6-8.5 + 2.6-3.5 s for 93.3 + 77.5 MB: a quarter to a third less CPU, 9% smaller (the shipped archives: 92.7 + 66.8 MB against 95.5 + 78.4).
 //
 // JASPAR_DEFLATE=zlib makes a build use zlib though the addon is there (the tests of the fallback, A/B benches).
 import { existsSync } from 'node:fs';
